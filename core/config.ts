@@ -1,0 +1,65 @@
+/**
+ * Configuration is read once, validated, given defaults in one place, and frozen.
+ * No other module reads process.env: callers pass the result down.
+ */
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+
+export interface Config {
+  readonly kafkaBrokers: readonly string[]
+  readonly schemaRegistryUrl: string
+  readonly clickhouseUrl: string
+  readonly clickhouseDatabase: string
+  readonly port: number
+  readonly host: string
+  /** Public base URL used to build absolute resource URLs; defaults to http://host:port. */
+  readonly publicBaseUrl: string
+  /** Every scheduled delay (retries, digests, dormancy checks) is divided by this. */
+  readonly timeScale: number
+  readonly dataDir: string
+  readonly logLevel: string
+  /** Prefix for topic names, so tests and several deployments can share one cluster. */
+  readonly topicPrefix: string
+  readonly ports: Readonly<{ kafka: number; kafkaController: number; registry: number; clickhouseHttp: number; clickhouseTcp: number }>
+}
+
+export class ConfigError extends Error {}
+
+function int(env: Record<string, string | undefined>, name: string, dflt: number): number {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return dflt
+  const n = Number(raw)
+  if (!Number.isFinite(n)) throw new ConfigError(`${name} must be a number, got ${JSON.stringify(raw)}`)
+  return n
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const ports = {
+    kafka: int(env, 'LDS_KAFKA_PORT', 9092),
+    kafkaController: int(env, 'LDS_KAFKA_CONTROLLER_PORT', 9093),
+    registry: int(env, 'LDS_REGISTRY_PORT', 8081),
+    clickhouseHttp: int(env, 'LDS_CLICKHOUSE_HTTP_PORT', 8123),
+    clickhouseTcp: int(env, 'LDS_CLICKHOUSE_TCP_PORT', 9000),
+  }
+  const port = int(env, 'PORT', 8000)
+  const host = env.HOST || '127.0.0.1'
+  const timeScale = int(env, 'LDS_TIME_SCALE', 1)
+  if (timeScale <= 0) throw new ConfigError('LDS_TIME_SCALE must be positive')
+  const cfg: Config = {
+    kafkaBrokers: (env.KAFKA_BROKERS || `127.0.0.1:${ports.kafka}`).split(',').map((s) => s.trim()).filter(Boolean),
+    schemaRegistryUrl: env.SCHEMA_REGISTRY_URL || `http://127.0.0.1:${ports.registry}/apis/ccompat/v7`,
+    clickhouseUrl: env.CLICKHOUSE_URL || `http://127.0.0.1:${ports.clickhouseHttp}`,
+    clickhouseDatabase: env.CLICKHOUSE_DATABASE || 'lds',
+    port,
+    host,
+    publicBaseUrl: (env.LDS_PUBLIC_URL || `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`).replace(/\/+$/, ''),
+    timeScale,
+    dataDir: path.resolve(PROJECT_ROOT, env.LDS_DATA_DIR || '.data'),
+    logLevel: env.LOG_LEVEL || (env.LDS_TEST ? 'warn' : 'info'),
+    topicPrefix: env.LDS_TOPIC_PREFIX || 'lds.',
+    ports,
+  }
+  return Object.freeze({ ...cfg, ports: Object.freeze(ports) })
+}
