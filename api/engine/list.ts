@@ -1,0 +1,159 @@
+/**
+ * List and detail reads of one resource, compiled at boot. Pagination follows the reference:
+ * page numbers (at most 100 pages; integer count) everywhere in v3 and in v4 unless the
+ * ordering is cursor-capable, where v4 pages by cursor and `count` is a URL.
+ */
+import { sql, ident, join, type Sql } from '../../core/sql.js'
+import { LdsError, FieldErrors } from '../../core/errors.js'
+import type { ResourceDef } from '../../schemas/define.js'
+import type { Catalogue } from '../../schemas/catalogue/index.js'
+import type { RequestContext } from './context.js'
+import { compileFilters } from './filters.js'
+import { compileOrdering, isCursorOrdering, type Ordering } from './ordering.js'
+import { decodeCursor, encodeCursor, type Cursor } from './cursor.js'
+import { compileFieldSelection } from './fields.js'
+import { fetchByKeys, selectColumns, tableRef, type Row } from './fetch.js'
+import type { Serializer } from './serialize.js'
+
+export const MAX_PAGES = 100
+export const DEFAULT_PAGE_SIZE = 20
+
+export interface ListRequest { params: Map<string, string[]>; url: URL }
+
+export interface ResourceReader {
+  list(req: ListRequest, ctx: RequestContext): Promise<unknown>
+  detail(id: string, req: ListRequest, ctx: RequestContext): Promise<Record<string, unknown>>
+}
+
+const first = (p: Map<string, string[]>, k: string) => p.get(k)?.[0]
+
+function withParams(url: URL, set: Record<string, string | null>): string {
+  const u = new URL(url.toString())
+  for (const [k, v] of Object.entries(set)) {
+    if (v === null) u.searchParams.delete(k)
+    else u.searchParams.set(k, v)
+  }
+  return u.toString()
+}
+
+export function compileReader(cat: Catalogue, r: ResourceDef, serializer: Serializer, database: string): ResourceReader {
+  const filters = compileFilters(cat, r, database)
+  const ordering = compileOrdering(r)
+  const pageSize = r.pageSize ?? DEFAULT_PAGE_SIZE
+  const kindOf = (field: string) => (r.fields[field]?.kind === 'datetime' ? 'datetime' : 'int') as 'int' | 'datetime'
+
+  function whereOf(params: Map<string, string[]>): Sql {
+    const f = filters(params)
+    if (Object.keys(f.errors).length) throw new FieldErrors(f.errors)
+    if (f.unknown.length) throw new LdsError('LDS_ERR_UNKNOWN_PARAMS', { extra: { unknown_params: f.unknown } })
+    return f.where.length ? sql`WHERE ${join(f.where, ' AND ')}` : sql``
+  }
+
+  function orderSql(o: Ordering, flip = false): Sql {
+    const terms = [...o.terms]
+    if (!terms.some((t) => t.field === r.key)) terms.push({ field: r.key, desc: terms[0]?.desc ?? true })
+    return join(terms.map((t) => sql`${ident(t.field)} ${(t.desc !== flip) ? sql`DESC` : sql`ASC`}`), ', ')
+  }
+
+  async function render(rows: Row[], req: ListRequest, ctx: RequestContext) {
+    const objs = await serializer(rows, ctx)
+    const select = compileFieldSelection({
+      fields: ctx.version === 'v3' ? first(req.params, 'fields') : first(req.params, 'fields'),
+      omit: ctx.version === 'v4' ? first(req.params, 'omit') : first(req.params, 'fields!'),
+      version: ctx.version,
+    })
+    return select ? objs.map(select) : objs
+  }
+
+  async function count(where: Sql, ctx: RequestContext): Promise<number> {
+    const [row] = await ctx.db.query<{ n: number }>(sql`SELECT count() AS n FROM ${tableRef(ctx, r)} FINAL ${where}`)
+    return Number(row?.n ?? 0)
+  }
+
+  async function pageMode(req: ListRequest, ctx: RequestContext, where: Sql, o: Ordering) {
+    const total = await count(where, ctx)
+    const lastPage = Math.max(1, Math.ceil(total / pageSize))
+    const raw = first(req.params, 'page')
+    let page = 1
+    if (raw !== undefined && raw !== '') {
+      if (raw === 'last') page = lastPage
+      else if (/^\d+$/.test(raw)) page = Number(raw)
+      else throw new LdsError('LDS_ERR_INVALID_PAGE', { detail: 'Invalid page: That page number is not an integer' })
+    }
+    if (page > MAX_PAGES) throw new LdsError('LDS_ERR_INVALID_PAGE', { detail: 'Invalid page: Deep API pagination is not allowed. Please review API documentation.' })
+    if (page < 1 || (page > lastPage)) throw new LdsError('LDS_ERR_INVALID_PAGE', { detail: 'Invalid page.' })
+    const rows = await ctx.db.query<Row>(sql`SELECT ${selectColumns(ctx, r)} FROM ${tableRef(ctx, r)} FINAL ${where}
+      ORDER BY ${orderSql(o)} LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`)
+    const hasNext = page < lastPage && page < MAX_PAGES
+    return {
+      count: total,
+      next: hasNext ? withParams(req.url, { page: String(page + 1), cursor: null }) : null,
+      previous: page > 1 ? withParams(req.url, { page: page === 2 ? null : String(page - 1), cursor: null }) : null,
+      results: await render(rows, req, ctx),
+    }
+  }
+
+  async function cursorMode(req: ListRequest, ctx: RequestContext, where: Sql, o: Ordering) {
+    const term = o.terms[0]
+    const kind = kindOf(term.field)
+    const raw = first(req.params, 'cursor')
+    const cursor: Cursor = raw ? decodeCursor(raw, kind) : { offset: 0, reverse: false, position: null }
+    const col = ident(term.field)
+    const conds: Sql[] = []
+    if (cursor.position !== null) {
+      const pos = kind === 'int' ? sql`${Number(cursor.position)}` : sql`parseDateTime64BestEffort(${cursor.position}, 6, 'UTC')`
+      // Forward on a descending order goes down; backwards goes up. Ties are skipped by offset.
+      const down = term.desc !== cursor.reverse
+      conds.push(down ? sql`${col} <= ${pos}` : sql`${col} >= ${pos}`)
+    }
+    const baseWhere = where
+    const fullWhere = conds.length ? (isEmpty(baseWhere) ? sql`WHERE ${join(conds, ' AND ')}` : sql`${baseWhere} AND ${join(conds, ' AND ')}`) : baseWhere
+    let rows = await ctx.db.query<Row>(sql`SELECT ${selectColumns(ctx, r)} FROM ${tableRef(ctx, r)} FINAL ${fullWhere}
+      ORDER BY ${orderSql(o, cursor.reverse)} LIMIT ${pageSize + 1} OFFSET ${cursor.offset}`)
+    const more = rows.length > pageSize
+    rows = rows.slice(0, pageSize)
+    if (cursor.reverse) rows.reverse()
+    const hasNext = cursor.reverse ? true : more
+    const hasPrevious = cursor.reverse ? more : cursor.position !== null
+    const posOf = (row: Row) => String(row[term.field])
+    const boundary = (edge: Row, fromEnd: boolean, base: Cursor | null): Cursor => {
+      const p = posOf(edge)
+      const list = fromEnd ? [...rows].reverse() : rows
+      let n = 0
+      for (const row of list) { if (posOf(row) === p) n++; else break }
+      // A page made entirely of one value continues the offset of the cursor that led here.
+      if (n === rows.length && base && base.position === p) n += base.offset
+      return { offset: n, reverse: !fromEnd, position: p }
+    }
+    const next = hasNext && rows.length
+      ? withParams(req.url, { cursor: encodeCursor({ ...boundary(rows[rows.length - 1], true, cursor.reverse ? null : cursor), reverse: false }), page: null })
+      : null
+    const previous = hasPrevious && rows.length
+      ? withParams(req.url, { cursor: encodeCursor({ ...boundary(rows[0], false, cursor.reverse ? cursor : null), reverse: true }), page: null })
+      : null
+    return {
+      count: withParams(req.url, { count: 'on', cursor: null, page: null }),
+      next, previous,
+      results: await render(rows, req, ctx),
+    }
+  }
+
+  return {
+    async list(req, ctx) {
+      const where = whereOf(req.params)
+      if (ctx.version === 'v4' && first(req.params, 'count') === 'on') return { count: await count(where, ctx) }
+      const o = ordering(first(req.params, 'order_by'))
+      if (ctx.version === 'v4' && isCursorOrdering(r, o)) return cursorMode(req, ctx, where, o)
+      return pageMode(req, ctx, where, o)
+    },
+    async detail(id, req, ctx) {
+      if (r.keyKind === 'int' && !/^\d+$/.test(id)) throw new LdsError('LDS_ERR_NOT_FOUND')
+      const [row] = await fetchByKeys(ctx, r, [id])
+      if (!row) throw new LdsError('LDS_ERR_NOT_FOUND', { detail: `No ${r.label} matches the given query.` })
+      const [obj] = await render([row], req, ctx)
+      return obj
+    },
+  }
+}
+
+function isEmpty(s: Sql): boolean { return s.strings.join('').trim() === '' && s.values.length === 0 }

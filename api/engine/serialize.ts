@@ -1,0 +1,104 @@
+/**
+ * Builds response objects from stored rows, compiled once per resource at boot into a list
+ * of field steps. Related data (reverse links, nested objects, embedded foreign keys) is
+ * fetched in one query per field for all rows of the response.
+ */
+import type { FieldDef, ResourceDef } from '../../schemas/define.js'
+import { columnOf } from '../../schemas/define.js'
+import type { Catalogue } from '../../schemas/catalogue/index.js'
+import { detailUrl, type RequestContext } from './context.js'
+import { fetchByColumn, fetchByKeys, type Row } from './fetch.js'
+
+export type Serializer = (rows: Row[], ctx: RequestContext, depth?: number) => Promise<Record<string, unknown>[]>
+
+/** ClickHouse's ISO output ends in Z; the API promises a numeric offset. */
+export function formatDatetime(v: unknown): unknown {
+  if (typeof v !== 'string') return v
+  const s = v.includes('T') ? v : v.replace(' ', 'T')
+  return s.endsWith('Z') ? `${s.slice(0, -1)}+00:00` : s
+}
+
+const MAX_EMBED_DEPTH = 3
+
+export function compileSerializer(cat: Catalogue, r: ResourceDef, registry: Map<string, Serializer>): Serializer {
+  const steps = Object.entries(r.fields)
+  const key = r.key
+  return async (rows, ctx, depth = 0) => {
+    // One fetch per related field, for all rows at once.
+    const related = new Map<string, Map<unknown, unknown>>()
+    await Promise.all(steps.map(async ([name, d]) => {
+      if (d.kind === 'reverse') related.set(name, await loadReverse(ctx, cat, d, rows.map((x) => x[key])))
+      else if (d.kind === 'nested' && depth < MAX_EMBED_DEPTH) related.set(name, await loadNested(ctx, cat, d, rows.map((x) => x[key]), registry, depth))
+      else if (d.kind === 'fk' && d.embed && depth < MAX_EMBED_DEPTH) related.set(name, await loadEmbedded(ctx, cat, d, rows.map((x) => x[columnOf(name, d)]), registry, depth))
+    }))
+    return rows.map((row) => {
+      const out: Record<string, unknown> = {}
+      for (const [name, d] of steps) out[name] = renderField(ctx, r, name, d, row, related.get(name))
+      return out
+    })
+  }
+}
+
+function renderField(ctx: RequestContext, r: ResourceDef, name: string, d: FieldDef, row: Row, related?: Map<unknown, unknown>): unknown {
+  switch (d.kind) {
+    case 'uri':
+      return name === 'resource_uri' ? detailUrl(ctx, r.name, row[r.key]) : (r.absoluteUrl ? r.absoluteUrl(row) : null)
+    case 'const': return structuredClone(d.value)
+    case 'fk_id': return row[`${d.of}_id`] ?? null
+    case 'fk': {
+      const id = row[`${name}_id`]
+      if (id === null || id === undefined) return null
+      if (related) return related.get(id) ?? null
+      return detailUrl(ctx, d.target!, id)
+    }
+    case 'm2m': return ((row[`${name}_ids`] as unknown[]) ?? []).map((id) => detailUrl(ctx, d.target!, id))
+    case 'reverse': case 'nested': return related?.get(row[r.key]) ?? []
+    case 'datetime': return formatDatetime(row[name])
+    case 'json': {
+      const v = row[name]
+      if (v === null || v === undefined || v === '') return null
+      try { return JSON.parse(String(v)) } catch { return v }
+    }
+    default: return row[name] ?? null
+  }
+}
+
+async function loadReverse(ctx: RequestContext, cat: Catalogue, d: FieldDef, keys: unknown[]): Promise<Map<unknown, unknown>> {
+  const from = cat.get(d.from ?? d.target!)
+  const pick = d.pick ?? from.key
+  const rows = await fetchByColumn(ctx, from, d.via!, keys, [d.via!, pick])
+  const out = new Map<unknown, string[]>()
+  for (const row of rows) {
+    const k = row[d.via!]
+    if (!out.has(k)) out.set(k, [])
+    out.get(k)!.push(detailUrl(ctx, d.target!, row[pick]))
+  }
+  return out
+}
+
+async function loadNested(ctx: RequestContext, cat: Catalogue, d: FieldDef, keys: unknown[], registry: Map<string, Serializer>, depth: number) {
+  const target = cat.get(d.target!)
+  const rows = await fetchByColumn(ctx, target, d.via!, keys)
+  const objs = await registry.get(target.name)!(rows, ctx, depth + 1)
+  const out = new Map<unknown, unknown[]>()
+  rows.forEach((row, i) => {
+    const k = row[d.via!]
+    if (!out.has(k)) out.set(k, [])
+    out.get(k)!.push(objs[i])
+  })
+  return out
+}
+
+async function loadEmbedded(ctx: RequestContext, cat: Catalogue, d: FieldDef, ids: unknown[], registry: Map<string, Serializer>, depth: number) {
+  const target = cat.get(d.target!)
+  const unique = [...new Set(ids.filter((x) => x !== null && x !== undefined))]
+  const rows = await fetchByKeys(ctx, target, unique)
+  const objs = await registry.get(target.name)!(rows, ctx, depth + 1)
+  return new Map<unknown, unknown>(rows.map((row, i) => [row[target.key], objs[i]]))
+}
+
+export function compileSerializers(cat: Catalogue): Map<string, Serializer> {
+  const registry = new Map<string, Serializer>()
+  for (const r of cat.resources) registry.set(r.name, compileSerializer(cat, r, registry))
+  return registry
+}

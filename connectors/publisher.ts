@@ -1,0 +1,126 @@
+/**
+ * Publishes entity changes to their compacted topics: Avro in the registry's wire format
+ * (magic byte, schema id, body), keyed by id, through an idempotent producer. Writes are
+ * buffered per topic and sent in batches; `flush` returns once Kafka has acknowledged them.
+ */
+import avro from 'avsc'
+import type { Kafka, Producer, Message } from 'kafkajs'
+import type { Config } from '../core/config.js'
+import type { Logger } from '../core/logger.js'
+import type { SchemaRegistry } from '../core/registry.js'
+import { ensureTopics, compactedTopic } from '../core/kafka.js'
+import type { Catalogue } from '../schemas/catalogue/index.js'
+import { toAvro } from '../schemas/avro.js'
+import { entityTopic, registerEntitySchemas } from '../schemas/registry.js'
+import { createEntityCodec, InvalidRecord, type EntityCodec } from './entity-codec.js'
+
+export interface PublisherStats { published: number; invalid: number; bytes: number }
+
+export interface Publisher {
+  start(): Promise<void>
+  /** Queue an upsert; resolves when buffered (awaits a send when the buffer is full). */
+  upsert(resource: string, record: Record<string, unknown>): Promise<void>
+  delete(resource: string, key: string | number): Promise<void>
+  flush(): Promise<void>
+  stop(): Promise<void>
+  readonly stats: PublisherStats
+}
+
+/** Strictly increasing microsecond timestamps: a later write always has a higher version. */
+export function createVersioner(now: () => number = Date.now): () => number {
+  let last = 0
+  return () => { last = Math.max(last + 1, now() * 1000); return last }
+}
+
+interface Topic { name: string; schemaId: number; type: avro.Type; codec: EntityCodec; buffer: Message[]; bytes: number }
+
+export function wireEncode(schemaId: number, body: Buffer): Buffer {
+  const header = Buffer.alloc(5)
+  header.writeUInt8(0, 0)
+  header.writeUInt32BE(schemaId, 1)
+  return Buffer.concat([header, body])
+}
+
+export function createPublisher(deps: {
+  cfg: Config; kafka: Kafka; registry: SchemaRegistry; catalogue: Catalogue; log: Logger
+  batchSize?: number; batchBytes?: number
+  onInvalid?: (resource: string, record: Record<string, unknown>, reason: string) => void
+  version?: () => number
+}): Publisher {
+  const { cfg, kafka, registry, catalogue: cat, log } = deps
+  const batchSize = deps.batchSize ?? 2000
+  const batchBytes = deps.batchBytes ?? 4 * 1024 * 1024
+  const version = deps.version ?? createVersioner()
+  const stats: PublisherStats = { published: 0, invalid: 0, bytes: 0 }
+  const topics = new Map<string, Topic>()
+  let producer: Producer | undefined
+
+  async function send(t: Topic) {
+    if (t.buffer.length === 0) return
+    const messages = t.buffer
+    t.buffer = []; t.bytes = 0
+    await producer!.send({ topic: t.name, messages, acks: -1 })
+    stats.published += messages.length
+  }
+
+  async function enqueue(resource: string, key: string, value: Buffer) {
+    const t = topics.get(resource)!
+    t.buffer.push({ key, value })
+    t.bytes += value.length
+    stats.bytes += value.length
+    if (t.buffer.length >= batchSize || t.bytes >= batchBytes) await send(t)
+  }
+
+  function topicOf(resource: string): Topic {
+    const t = topics.get(resource)
+    if (!t) throw new InvalidRecord(`unknown resource ${resource}`)
+    return t
+  }
+
+  return {
+    stats,
+    async start() {
+      const admin = kafka.admin()
+      await admin.connect()
+      try {
+        await ensureTopics(admin, cat.resources.map((r) => compactedTopic(entityTopic(cfg, r))))
+      } finally { await admin.disconnect() }
+      const ids = await registerEntitySchemas(cfg, registry, cat)
+      for (const r of cat.resources) {
+        topics.set(r.name, {
+          name: entityTopic(cfg, r), schemaId: ids.get(r.name)!, type: avro.Type.forSchema(toAvro(cat, r) as avro.Schema),
+          codec: createEntityCodec(cat, r), buffer: [], bytes: 0,
+        })
+      }
+      producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 })
+      await producer.connect()
+    },
+    async upsert(resource, record) {
+      let key: string, value: Buffer
+      try {
+        const t = topicOf(resource)
+        const entity = t.codec.toEntity(record)
+        key = t.codec.keyOf(record)
+        value = wireEncode(t.schemaId, t.type.toBuffer({ op: 'upsert', version: version(), key, entity }))
+      } catch (err) {
+        if (!(err instanceof InvalidRecord) && !(err instanceof Error && /invalid/i.test(err.message))) throw err
+        stats.invalid++
+        deps.onInvalid?.(resource, record, (err as Error).message)
+        return
+      }
+      await enqueue(resource, key, value)
+    },
+    async delete(resource, key) {
+      const t = topicOf(resource)
+      await enqueue(resource, String(key), wireEncode(t.schemaId, t.type.toBuffer({ op: 'delete', version: version(), key: String(key), entity: null })))
+    },
+    async flush() {
+      for (const t of topics.values()) await send(t)
+    },
+    async stop() {
+      await this.flush()
+      await producer?.disconnect()
+      log.debug({ stats }, 'publisher stopped')
+    },
+  }
+}

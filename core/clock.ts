@@ -1,0 +1,43 @@
+/**
+ * Time is a parameter. Scheduled delays go through a Clock so tests can compress a 54-hour
+ * retry schedule into seconds (LDS_TIME_SCALE) or step it by hand (manualClock).
+ */
+export interface Clock {
+  now(): number
+  /** Sleep for `ms` of *scheduled* time (divided by the time scale). */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>
+  /** The wall-clock duration a scheduled delay takes. */
+  scaled(ms: number): number
+}
+
+export function systemClock(scale = 1): Clock {
+  const scaled = (ms: number) => Math.max(0, Math.round(ms / scale))
+  return {
+    now: () => Date.now(),
+    scaled,
+    sleep: (ms, signal) => new Promise<void>((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason)
+      const timer = setTimeout(() => { signal?.removeEventListener('abort', onAbort); resolve() }, scaled(ms))
+      const onAbort = () => { clearTimeout(timer); reject(signal?.reason) }
+      signal?.addEventListener('abort', onAbort, { once: true })
+    }),
+  }
+}
+
+export interface ManualClock extends Clock { advance(ms: number): void }
+
+export function manualClock(start = 0): ManualClock {
+  let t = start
+  const waiters: { at: number; resolve: () => void }[] = []
+  return {
+    now: () => t,
+    scaled: (ms) => ms,
+    sleep: (ms) => new Promise<void>((resolve) => { waiters.push({ at: t + ms, resolve }) }),
+    advance(ms) {
+      t += ms
+      for (let i = waiters.length - 1; i >= 0; i--) {
+        if (waiters[i].at <= t) { waiters[i].resolve(); waiters.splice(i, 1) }
+      }
+    },
+  }
+}

@@ -1,0 +1,57 @@
+import { Kafka, logLevel, type Producer, type Admin, type ITopicConfig } from 'kafkajs'
+import type { Config } from './config.js'
+import type { Logger } from './logger.js'
+
+export type { Producer, Admin }
+
+const LEVELS: Record<number, 'error' | 'warn' | 'info' | 'debug'> = {
+  [logLevel.ERROR]: 'error', [logLevel.WARN]: 'warn', [logLevel.INFO]: 'info', [logLevel.DEBUG]: 'debug',
+}
+
+/** A KafkaJS client whose log lines go through our logger instead of the console. */
+export function createKafka(cfg: Pick<Config, 'kafkaBrokers'>, log: Logger, clientId = 'lds'): Kafka {
+  const klog = log.child({ component: 'kafkajs' })
+  return new Kafka({
+    clientId,
+    brokers: [...cfg.kafkaBrokers],
+    logLevel: logLevel.WARN,
+    retry: { retries: 8, initialRetryTime: 200 },
+    logCreator: () => ({ level, log: entry }) => {
+      const { message, ...rest } = entry
+      // The coordinator-rebalance chatter during normal group joins is not a warning for us.
+      if (message?.includes('The group is rebalancing')) return
+      klog[LEVELS[level] ?? 'info'](rest, message)
+    },
+  })
+}
+
+export const topicName = (cfg: Pick<Config, 'topicPrefix'>, kind: 'entity' | 'dlq' | 'command' | 'events', name: string) =>
+  `${cfg.topicPrefix}${kind}.${name}`
+
+/** Create topics that do not exist yet; existing topics are left as they are. */
+export async function ensureTopics(admin: Admin, topics: ITopicConfig[]): Promise<void> {
+  const existing = new Set(await admin.listTopics())
+  const missing = topics.filter((t) => !existing.has(t.topic))
+  if (missing.length === 0) return
+  try {
+    await admin.createTopics({ topics: missing, waitForLeaders: true })
+  } catch (err) {
+    // Another process may have created one of them between list and create.
+    if (!String((err as Error).message).includes('already exists')) throw err
+  }
+}
+
+/** Compacted entity topics keep the latest state of every key forever: the bulk-data interface. */
+export const compactedTopic = (topic: string, numPartitions = 1): ITopicConfig => ({
+  topic, numPartitions, replicationFactor: 1,
+  configEntries: [
+    { name: 'cleanup.policy', value: 'compact' },
+    { name: 'min.compaction.lag.ms', value: '60000' },
+    { name: 'max.message.bytes', value: String(16 * 1024 * 1024) },
+  ],
+})
+
+export const plainTopic = (topic: string, numPartitions = 1, retentionMs = 7 * 24 * 3600_000): ITopicConfig => ({
+  topic, numPartitions, replicationFactor: 1,
+  configEntries: [{ name: 'retention.ms', value: String(retentionMs) }, { name: 'max.message.bytes', value: String(16 * 1024 * 1024) }],
+})

@@ -1,0 +1,16 @@
+import { defineResource, t, f } from '../define.js'
+
+export const opinionsCited = defineResource({
+  name: 'opinions-cited', label: 'Opinions Cited', table: 'opinions_cited', keyKind: 'int', access: 'authenticated',
+  description: 'Edges of the citation network: which opinion cites which, and how many times (depth).',
+  cursorOrderings: ['id'],
+  fields: {
+    resource_uri: t.uri(),
+    id: t.int(),
+    citing_opinion: t.fk('opinions'),
+    cited_opinion: t.fk('opinions'),
+    depth: t.int(),
+  },
+  filters: { id: f.int, citing_opinion: f.rel('opinions', 'citing_opinion_id'), cited_opinion: f.rel('opinions', 'cited_opinion_id') },
+  orderings: ['id'],
+})

@@ -1,0 +1,11 @@
+import { defineResource, t, f, TIMESTAMP_FILTERS } from '../define.js'
+
+export const tag = defineResource({
+  name: 'tag', label: 'Tag', table: 'tag', keyKind: 'int', access: 'authenticated',
+  description: 'Tags the service puts on dockets and other records.',
+  fields: {
+    resource_uri: t.uri(), id: t.int(), date_created: t.created(), date_modified: t.modified(), name: t.string({ maxLength: 50 }),
+  },
+  filters: { ...TIMESTAMP_FILTERS, name: f.text },
+  orderings: ['id', 'date_created', 'date_modified'],
+})

@@ -1,0 +1,126 @@
+/**
+ * The vocabulary of the catalogue. A resource is plain data: fields (kind, nullability,
+ * relation target), filters (lookups per field, related filters by resource name),
+ * orderings and its table. `defineResource` only gives type inference; checks run in
+ * `catalogue/index.ts` when the catalogue loads.
+ */
+import { LOOKUPS, type Kind, type Lookup } from './kinds.js'
+
+export interface Choice { value: string | number; display_name: string }
+
+export interface FieldDef {
+  kind: Kind
+  nullable?: boolean
+  /** Related resource name (fk, m2m, reverse, nested). */
+  target?: string
+  /** fk: render the related object in full instead of its URL. */
+  embed?: boolean
+  /** reverse/nested: the column of the source table that points back at this row. */
+  via?: string
+  /** reverse/nested: the resource whose rows are read. Defaults to target. */
+  from?: string
+  /** reverse: the column of `from` holding the id to link to (default id). */
+  pick?: string
+  /** fk_id: the fk field whose raw id this field shows. */
+  of?: string
+  /** const: the value always shown (fields the service does not hold yet). */
+  value?: unknown
+  choices?: readonly Choice[]
+  maxLength?: number
+  /** Filled in by the service, never by a client write. */
+  readOnly?: boolean
+}
+
+export interface FilterDef {
+  lookups?: readonly Lookup[]
+  /** A related filter: every filter of that resource under `<name>__`. */
+  related?: string
+  /** Column compared, when it is not the field of the same name (e.g. parent_court → parent_court_id). */
+  field?: string
+  /** A multiple-choice filter accepts several values (repeated or comma-separated). */
+  multiple?: boolean
+}
+
+export type Access = 'public' | 'authenticated'
+
+export interface ResourceDef {
+  name: string
+  /** Singular model name used in messages: "No Docket matches the given query." */
+  label: string
+  table: string
+  key: 'id'
+  keyKind: 'int' | 'string'
+  fields: Record<string, FieldDef>
+  filters: Record<string, FilterDef>
+  orderings: readonly string[]
+  /** Default ordering, e.g. '-id'. */
+  ordering: string
+  /** Orderings that switch v4 to cursor pagination. */
+  cursorOrderings: readonly string[]
+  access: Access
+  /** Served under /api/rest/v4/<name>/ (false for internal resources such as parallel citations). */
+  api: boolean
+  pageSize?: number
+  /** Path of the resource on the website, for absolute_url. */
+  absoluteUrl?: (row: Record<string, unknown>) => string
+  description: string
+}
+
+export function defineResource<R extends Omit<ResourceDef, 'key' | 'api' | 'cursorOrderings' | 'ordering' | 'access'> & Partial<Pick<ResourceDef, 'api' | 'cursorOrderings' | 'ordering' | 'access'>>>(r: R): ResourceDef {
+  return {
+    key: 'id', api: true, ordering: '-id', access: 'public',
+    cursorOrderings: ['id', 'date_created', 'date_modified'],
+    ...r,
+  }
+}
+
+const N = { nullable: true } as const
+type Opts = Partial<Pick<FieldDef, 'nullable' | 'choices' | 'maxLength' | 'readOnly'>>
+
+/** Field constructors: `t.date(N)` is a nullable date. */
+export const t = {
+  int: (o: Opts = {}): FieldDef => ({ kind: 'int', ...o }),
+  float: (o: Opts = {}): FieldDef => ({ kind: 'float', ...o }),
+  string: (o: Opts = {}): FieldDef => ({ kind: 'string', ...o }),
+  bool: (o: Opts = {}): FieldDef => ({ kind: 'bool', ...o }),
+  date: (o: Opts = {}): FieldDef => ({ kind: 'date', ...o }),
+  datetime: (o: Opts = {}): FieldDef => ({ kind: 'datetime', ...o }),
+  time: (o: Opts = {}): FieldDef => ({ kind: 'time', ...o }),
+  json: (o: Opts = {}): FieldDef => ({ kind: 'json', nullable: true, ...o }),
+  strings: (): FieldDef => ({ kind: 'strings' }),
+  created: (): FieldDef => ({ kind: 'datetime', readOnly: true }),
+  modified: (): FieldDef => ({ kind: 'datetime', readOnly: true }),
+  fk: (target: string, o: Opts & { embed?: boolean } = {}): FieldDef => ({ kind: 'fk', target, ...o }),
+  m2m: (target: string): FieldDef => ({ kind: 'm2m', target }),
+  fkId: (of: string): FieldDef => ({ kind: 'fk_id', of, readOnly: true }),
+  /** A list of links to rows of `from` whose `via` column points at this row. */
+  reverse: (target: string, via: string, o: { from?: string; pick?: string } = {}): FieldDef => ({ kind: 'reverse', target, via, readOnly: true, ...o }),
+  /** A list of full objects of `target` whose `via` column points at this row. */
+  nested: (target: string, via: string): FieldDef => ({ kind: 'nested', target, via, readOnly: true }),
+  uri: (): FieldDef => ({ kind: 'uri', readOnly: true }),
+  const: (value: unknown): FieldDef => ({ kind: 'const', value, readOnly: true }),
+}
+export { N }
+
+export const f = {
+  int: { lookups: LOOKUPS.INT } as FilterDef,
+  date: { lookups: LOOKUPS.DATE } as FilterDef,
+  datetime: { lookups: LOOKUPS.DATETIME } as FilterDef,
+  text: { lookups: LOOKUPS.TEXT } as FilterDef,
+  exact: { lookups: LOOKUPS.EXACT } as FilterDef,
+  bool: { lookups: LOOKUPS.BOOL } as FilterDef,
+  lookups: (...lookups: Lookup[]): FilterDef => ({ lookups }),
+  rel: (related: string, field?: string): FilterDef => ({ related, field }),
+  multi: { lookups: LOOKUPS.EXACT, multiple: true } as FilterDef,
+}
+
+/** Filters every timestamped resource shares. */
+export const TIMESTAMP_FILTERS = { id: f.int, date_created: f.datetime, date_modified: f.datetime }
+export const TIMESTAMP_ORDERINGS = ['id', 'date_created', 'date_modified'] as const
+
+/** Storage column of a field: fk → `<name>_id`, m2m → `<name>_ids`, else the name. */
+export function columnOf(name: string, def: FieldDef): string {
+  if (def.kind === 'fk') return `${name}_id`
+  if (def.kind === 'm2m') return `${name}_ids`
+  return name
+}

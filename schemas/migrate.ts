@@ -1,0 +1,59 @@
+/**
+ * Brings the ClickHouse schema in line with the catalogue. Each change is one statement,
+ * applied in catalogue order and recorded in `_migrations` (id, statement, checksum, time),
+ * so a run applies only what is missing. Column type changes are refused: they need a
+ * hand-written migration, not a silent rewrite of a large table.
+ */
+import { createHash } from 'node:crypto'
+import type { Db } from '../core/clickhouse.js'
+import { sql, ident, raw } from '../core/sql.js'
+import type { Catalogue } from './catalogue/index.js'
+import { columnsOf, toDdl } from './ddl.js'
+
+export interface Migration { id: string; statement: string }
+
+const checksum = (s: string) => createHash('sha256').update(s).digest('hex').slice(0, 16)
+
+/** Work out the statements that bring `existing` (table → column → type) to the catalogue. */
+export function planMigrations(cat: Catalogue, database: string, existing: Map<string, Map<string, string>>): Migration[] {
+  const plan: Migration[] = []
+  for (const r of cat.resources) {
+    const have = existing.get(r.table)
+    if (!have) {
+      plan.push({ id: `create:${r.table}`, statement: toDdl(cat, r, database) })
+      continue
+    }
+    for (const c of columnsOf(cat, r)) {
+      const type = have.get(c.name)
+      if (type === undefined) {
+        plan.push({ id: `add:${r.table}.${c.name}`, statement: `ALTER TABLE \`${database}\`.\`${r.table}\` ADD COLUMN IF NOT EXISTS \`${c.name}\` ${c.type}` })
+      } else if (type.replace(/\s/g, '') !== c.type.replace(/\s/g, '')) {
+        throw new Error(`column ${r.table}.${c.name} is ${type} in ClickHouse but ${c.type} in the catalogue; write a migration by hand`)
+      }
+    }
+  }
+  return plan
+}
+
+export async function migrate(db: Db, cat: Catalogue, log: (m: string) => void = () => {}): Promise<Migration[]> {
+  const database = db.database
+  await db.command(sql`CREATE DATABASE IF NOT EXISTS ${ident(database)}`)
+  await db.command(sql`CREATE TABLE IF NOT EXISTS ${ident(database)}.${ident('_migrations')}
+    (id String, statement String, checksum String, applied_at DateTime64(3, 'UTC') DEFAULT now64(3))
+    ENGINE = MergeTree ORDER BY (applied_at, id)`)
+  const rows = await db.query<{ table: string; name: string; type: string }>(
+    sql`SELECT table, name, type FROM system.columns WHERE database = ${database} ORDER BY table, position`)
+  const existing = new Map<string, Map<string, string>>()
+  for (const row of rows) {
+    if (!existing.has(row.table)) existing.set(row.table, new Map())
+    existing.get(row.table)!.set(row.name, row.type)
+  }
+  const plan = planMigrations(cat, database, existing)
+  for (const m of plan) {
+    // Statements are generated from the catalogue (identifiers checked at load), never from input.
+    await db.command(sql`${raw(m.statement)}`)
+    await db.insert('_migrations', [{ id: m.id, statement: m.statement, checksum: checksum(m.statement) }])
+    log(`applied ${m.id}`)
+  }
+  return plan
+}

@@ -1,0 +1,62 @@
+/**
+ * The generic table sink: every entity topic of the catalogue into its ReplacingMergeTree
+ * table. One insert per table per batch; the event version becomes `_version`, a delete
+ * becomes a row with `_deleted = 1` that FINAL hides.
+ */
+import type { Kafka } from 'kafkajs'
+import type { Config } from '../core/config.js'
+import type { Db } from '../core/clickhouse.js'
+import type { Logger } from '../core/logger.js'
+import type { SchemaRegistry } from '../core/registry.js'
+import { topicName } from '../core/kafka.js'
+import { sinkInsertSeconds } from '../core/metrics.js'
+import type { Catalogue } from '../schemas/catalogue/index.js'
+import type { ResourceDef } from '../schemas/define.js'
+import { entityTopic } from '../schemas/registry.js'
+import { createDecoder, validateEntityEvent, type EntityEvent } from './decode.js'
+import { startStream, type StreamDef, type Incoming } from './runner.js'
+
+export type TableRows = Map<string, Record<string, unknown>[]>
+
+/** Pure: events → rows per table. */
+export function eventsToRows(events: { event: EntityEvent; resource: ResourceDef }[]): TableRows {
+  const out: TableRows = new Map()
+  for (const { event, resource } of events) {
+    const row = event.op === 'upsert'
+      ? { ...event.entity, _version: event.version, _deleted: 0 }
+      : { [resource.key]: resource.keyKind === 'int' ? Number(event.key) : event.key, _version: event.version, _deleted: 1 }
+    let rows = out.get(resource.table)
+    if (!rows) out.set(resource.table, (rows = []))
+    rows.push(row)
+  }
+  return out
+}
+
+export function tableSinkDef(deps: { cfg: Config; db: Db; registry: SchemaRegistry; catalogue: Catalogue; resources?: string[] }): StreamDef<{ event: EntityEvent; resource: ResourceDef }, TableRows> {
+  const { cfg, db, catalogue: cat } = deps
+  const resources = deps.resources ? deps.resources.map((n) => cat.get(n)) : [...cat.resources]
+  const byTopic = new Map(resources.map((r) => [entityTopic(cfg, r), r]))
+  const decode = createDecoder(deps.registry)
+  return {
+    name: 'table-sink',
+    groupId: `${cfg.topicPrefix}sink.tables`,
+    topics: [...byTopic.keys()],
+    dlqTopic: topicName(cfg, 'dlq', 'table-sink'),
+    async decode(m: Incoming) {
+      const resource = byTopic.get(m.topic)!
+      const event = validateEntityEvent(await decode(m.message.value), resource.key)
+      if (m.message.key && m.message.key.toString('utf8') !== event.key) throw new Error(`message key ${m.message.key.toString('utf8')} differs from event key ${event.key}`)
+      return { event, resource }
+    },
+    transform: (events) => eventsToRows(events.map((e) => e.event)),
+    async sink(rows) {
+      const end = sinkInsertSeconds.startTimer({ stream: 'table-sink' })
+      await Promise.all([...rows].map(([table, r]) => db.insert(table, r)))
+      end()
+    },
+  }
+}
+
+export async function startTableSink(deps: { cfg: Config; db: Db; registry: SchemaRegistry; catalogue: Catalogue; kafka: Kafka; log: Logger; resources?: string[] }) {
+  return startStream(tableSinkDef(deps), deps)
+}
