@@ -44,7 +44,8 @@ export function createDb(cfg: Pick<Config, 'clickhouseUrl' | 'clickhouseDatabase
     async insert(table, rows) {
       if (rows.length === 0) return
       new Identifier(table) // table names come from the catalogue; refuse anything else
-      await client.insert({ table, values: rows as Record<string, unknown>[], format: 'JSONEachRow' })
+      // Qualified, so a client whose session database differs (migrations) still writes to ours.
+      await client.insert({ table: `\`${database}\`.\`${table}\``, values: rows as Record<string, unknown>[], format: 'JSONEachRow' })
     },
     async ping() {
       const r = await client.ping()

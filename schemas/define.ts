@@ -37,6 +37,8 @@ export interface FilterDef {
   related?: string
   /** Column compared, when it is not the field of the same name (e.g. parent_court → parent_court_id). */
   field?: string
+  /** A related filter reached through this field of the related resource, which points back here. */
+  reverse?: string
   /** A multiple-choice filter accepts several values (repeated or comma-separated). */
   multiple?: boolean
 }
@@ -111,6 +113,8 @@ export const f = {
   bool: { lookups: LOOKUPS.BOOL } as FilterDef,
   lookups: (...lookups: Lookup[]): FilterDef => ({ lookups }),
   rel: (related: string, field?: string): FilterDef => ({ related, field }),
+  /** Related filter through `via`, a foreign key or many-to-many field of `related` that points here. */
+  back: (related: string, via: string): FilterDef => ({ related, reverse: via }),
   multi: { lookups: LOOKUPS.EXACT, multiple: true } as FilterDef,
 }
 

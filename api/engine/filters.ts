@@ -104,6 +104,12 @@ function linkOf(cat: Catalogue, r: ResourceDef, name: string, fd: FilterDef): Li
     return { kind: 'reverse', column: r.key, targetColumn: field.via! }
   }
   if (fd.field) return { kind: 'fk', column: fd.field, targetColumn: target.key }
+  if (fd.reverse) {
+    const back = target.fields[fd.reverse]
+    if (back?.kind === 'fk') return { kind: 'reverse', column: r.key, targetColumn: columnOf(fd.reverse, back) }
+    if (back?.kind === 'm2m') return { kind: 'reverse', column: r.key, targetColumn: `arrayJoin(${columnOf(fd.reverse, back)})` }
+    return undefined
+  }
   // A relation declared only on the other side: find the foreign key in target pointing here.
   for (const [n, d] of Object.entries(target.fields)) {
     if (d.kind === 'fk' && d.target === r.name) return { kind: 'reverse', column: r.key, targetColumn: columnOf(n, d) }

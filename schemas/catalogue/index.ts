@@ -65,10 +65,12 @@ export function checkCatalogue(resources: readonly ResourceDef[]): string[] {
     }
     const cols = storedColumns(r)
     for (const o of r.orderings) if (!cols.has(o)) where(`ordering on ${o}, which is not a stored column`)
-    for (const o of r.cursorOrderings) if (!r.orderings.includes(o)) where(`cursor ordering ${o} is not an ordering`)
+    for (const o of r.cursorOrderings) if (!cols.has(o)) where(`cursor ordering ${o} is not a stored column`)
+    if (!cols.has(r.ordering.replace(/^-/, ''))) where(`default ordering ${r.ordering} is not a stored column`)
     for (const [name, fd] of Object.entries(r.filters)) {
       if (fd.related) {
         if (!byName.has(fd.related)) where(`filter ${name} relates to unknown resource ${fd.related}`)
+        else if (fd.reverse && !['fk', 'm2m'].includes(byName.get(fd.related)!.fields[fd.reverse]?.kind ?? '')) where(`filter ${name}: ${fd.related}.${fd.reverse} is not a relation`)
         continue
       }
       const col = fd.field ?? name

@@ -12,5 +12,6 @@ export const opinionsCited = defineResource({
     depth: t.int(),
   },
   filters: { id: f.int, citing_opinion: f.rel('opinions', 'citing_opinion_id'), cited_opinion: f.rel('opinions', 'cited_opinion_id') },
-  orderings: ['id'],
+  // No order_by is allowed (OPTIONS has no ordering key); the default -id pages by cursor.
+  orderings: [],
 })

@@ -45,7 +45,10 @@ export const people = defineResource({
     fjc_id: f.exact, gender: f.exact, religion: f.exact, has_photo: f.bool, race: f.exact,
     is_alias_of: f.rel('people', 'is_alias_of_id'), positions: f.rel('positions'),
     educations: f.rel('educations'), political_affiliations: f.rel('political-affiliations'),
-    sources: f.rel('sources'), aba_ratings: f.rel('aba-ratings'),
+    sources: f.rel('sources'), aba_ratings: f.rel('aba-ratings'), ftm_eid: f.exact,
+    opinion_clusters_participating_judges: f.back('clusters', 'panel'),
+    opinion_clusters_non_participating_judges: f.back('clusters', 'non_participating_judges'),
+    opinions_written: f.back('opinions', 'author'), opinions_joined: f.back('opinions', 'joined_by'),
   },
   orderings: ['id', 'date_created', 'date_modified', 'date_dob', 'date_dod', 'name_last'],
 })

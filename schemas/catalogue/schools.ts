@@ -8,5 +8,5 @@ export const schools = defineResource({
     name: t.string(), ein: t.int(N),
   },
   filters: { ...TIMESTAMP_FILTERS, name: f.text, ein: f.exact, educations: f.rel('educations') },
-  orderings: ['id', 'date_created', 'date_modified', 'name', 'ein'],
+  orderings: ['id', 'date_created', 'date_modified', 'name'],
 })

@@ -7,5 +7,6 @@ export const tag = defineResource({
     resource_uri: t.uri(), id: t.int(), date_created: t.created(), date_modified: t.modified(), name: t.string({ maxLength: 50 }),
   },
   filters: { ...TIMESTAMP_FILTERS, name: f.text },
-  orderings: ['id', 'date_created', 'date_modified'],
+  // The reference's tag view allows no order_by (OPTIONS has no ordering key); its default -id still pages by cursor.
+  orderings: [],
 })

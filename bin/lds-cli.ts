@@ -1,0 +1,87 @@
+/**
+ * The `lds` command line. Every subcommand has --help.
+ */
+import { Command, InvalidArgumentError } from 'commander'
+import { createRuntime, prepare, startProcessors } from './runtime.js'
+import { ingestSample } from './ingest.js'
+import { ingestBulk } from './ingest-bulk.js'
+import { buildApp } from '../api/app.js'
+import { entityTopic } from '../schemas/registry.js'
+
+const int = (v: string) => {
+  const n = Number(v.replace(/_/g, ''))
+  if (!Number.isSafeInteger(n) || n < 0) throw new InvalidArgumentError('expected a whole number')
+  return n
+}
+
+const program = new Command('lds').description('Legal data service: ingest, processors, API and administration.')
+
+const ingest = program.command('ingest').description('Publish data from a source to the entity topics.')
+ingest.command('sample')
+  .description('Publish the bundled sample data set: all courts and a seeded, generated case-law corpus.')
+  .option('--opinions <n>', 'number of generated opinions', int, 10_000)
+  .option('--seed <n>', 'generator seed (same seed, same data)', int, 1)
+  .action(async (o: { opinions: number; seed: number }) => {
+    const rt = createRuntime()
+    try {
+      await prepare(rt)
+      const s = await ingestSample(rt, { opinions: o.opinions, seed: o.seed })
+      console.log(JSON.stringify(s, null, 2))
+    } finally { await rt.close() }
+  })
+ingest.command('bulk <dir>')
+  .description('Publish the reference bulk-data CSV files found in <dir> (.csv or .csv.bz2). Bad rows go to a dead-letter file.')
+  .option('--dead-letters <file>', 'where refused rows are written (JSON lines)')
+  .action(async (dir: string, o: { deadLetters?: string }) => {
+    const rt = createRuntime()
+    try {
+      await prepare(rt)
+      const s = await ingestBulk(rt, dir, { deadLetterPath: o.deadLetters })
+      console.log(JSON.stringify(s, null, 2))
+      if (s.invalid) process.exitCode = 2
+    } finally { await rt.close() }
+  })
+
+program.command('run')
+  .description('Run service roles in this process until interrupted.')
+  .option('--roles <list>', 'comma-separated roles: api, processors', 'api,processors')
+  .action(async (o: { roles: string }) => {
+    const roles = new Set(o.roles.split(',').map((s) => s.trim()))
+    const rt = createRuntime()
+    await prepare(rt)
+    const stops: (() => Promise<unknown>)[] = []
+    if (roles.has('processors')) for (const s of await startProcessors(rt)) stops.push(() => s.stop())
+    if (roles.has('api')) {
+      const app = await buildApp(rt)
+      await app.listen({ port: rt.cfg.port, host: rt.cfg.host })
+      stops.push(() => app.close())
+      rt.log.info(`API listening on http://${rt.cfg.host}:${rt.cfg.port}`)
+    }
+    const shutdown = async () => {
+      for (const stop of stops.reverse()) await stop().catch(() => {})
+      await rt.close()
+      process.exit(0)
+    }
+    process.once('SIGINT', shutdown)
+    process.once('SIGTERM', shutdown)
+  })
+
+program.command('migrate').description('Create or update the ClickHouse tables and register topic schemas.').action(async () => {
+  const rt = createRuntime()
+  try { await prepare(rt) } finally { await rt.close() }
+})
+
+program.command('replay <resource>')
+  .description('Re-apply a resource topic from its beginning: resets the table sink offsets (stop the processors first). Harmless to state: versions make replays idempotent.')
+  .action(async (resource: string) => {
+    const rt = createRuntime()
+    const admin = rt.kafka.admin()
+    await admin.connect()
+    try {
+      rt.catalogue.get(resource)
+      await admin.resetOffsets({ groupId: `${rt.cfg.topicPrefix}sink.tables`, topic: entityTopic(rt.cfg, resource), earliest: true })
+      console.log(`offsets of ${entityTopic(rt.cfg, resource)} reset; the table sink replays it when it next starts`)
+    } finally { await admin.disconnect(); await rt.close() }
+  })
+
+await program.parseAsync(process.argv)
