@@ -7,7 +7,9 @@ import type { ResourceDef } from '../schemas/define.js'
 import type { Catalogue } from '../schemas/catalogue/index.js'
 import { columnSpecs, type ColumnSpec } from '../schemas/columns.js'
 
-export class InvalidRecord extends Error {}
+export class InvalidRecord extends Error {
+  override name = 'InvalidRecord'
+}
 
 const EMPTY: Record<string, unknown> = { int: 0, float: 0, string: '', bool: false, date: '', time: '', json: null, datetime: '1970-01-01T00:00:00+00:00' }
 

@@ -4,7 +4,9 @@
  */
 import type { SchemaRegistry } from '../core/registry.js'
 
-export class UndecodableEvent extends Error {}
+export class UndecodableEvent extends Error {
+  override name = 'UndecodableEvent'
+}
 
 export interface EntityEvent { op: 'upsert' | 'delete'; version: number; key: string; entity: Record<string, unknown> | null }
 
