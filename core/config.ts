@@ -22,6 +22,8 @@ export interface Config {
   readonly logLevel: string
   /** Prefix for topic names, so tests and several deployments can share one cluster. */
   readonly topicPrefix: string
+  /** Most bytes a processor fetches per partition in one batch (one ClickHouse insert). */
+  readonly sinkFetchBytes: number
   readonly ports: Readonly<{ kafka: number; kafkaController: number; registry: number; clickhouseHttp: number; clickhouseTcp: number }>
 }
 
@@ -59,6 +61,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir: path.resolve(PROJECT_ROOT, env.LDS_DATA_DIR || '.data'),
     logLevel: env.LOG_LEVEL || (env.LDS_TEST ? 'warn' : 'info'),
     topicPrefix: env.LDS_TOPIC_PREFIX || 'lds.',
+    sinkFetchBytes: int(env, 'LDS_SINK_FETCH_BYTES', 16 * 1024 * 1024),
     ports,
   }
   return Object.freeze({ ...cfg, ports: Object.freeze(ports) })

@@ -26,6 +26,8 @@ export interface StreamDef<E, Out> {
   sink(out: Out): Promise<void>
   dlqTopic: string
   fromBeginning?: boolean
+  /** Bytes fetched per partition per batch (bounds the size of one sink write). */
+  fetchBytes?: number
 }
 
 export interface RunningStream { stop(): Promise<void>; readonly consumer: Consumer }
@@ -40,7 +42,7 @@ export async function startStream<E, Out>(def: StreamDef<E, Out>, deps: { kafka:
   await dlq.connect()
   const consumer = deps.kafka.consumer({
     groupId: def.groupId, sessionTimeout: 30_000, heartbeatInterval: 3_000,
-    maxBytesPerPartition: 16 * 1024 * 1024, maxBytes: 64 * 1024 * 1024, maxWaitTimeInMs: 250,
+    maxBytesPerPartition: def.fetchBytes ?? 16 * 1024 * 1024, maxBytes: 4 * (def.fetchBytes ?? 16 * 1024 * 1024), maxWaitTimeInMs: 250,
   })
   await consumer.connect()
   for (const topic of def.topics) await consumer.subscribe({ topic, fromBeginning: def.fromBeginning ?? true })

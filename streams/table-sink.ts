@@ -42,6 +42,7 @@ export function tableSinkDef(deps: { cfg: Config; db: Db; registry: SchemaRegist
     groupId: `${cfg.topicPrefix}sink.tables`,
     topics: [...byTopic.keys()],
     dlqTopic: topicName(cfg, 'dlq', 'table-sink'),
+    fetchBytes: cfg.sinkFetchBytes,
     async decode(m: Incoming) {
       const resource = byTopic.get(m.topic)!
       const event = validateEntityEvent(await decode(m.message.value), resource.key)

@@ -1,0 +1,83 @@
+/**
+ * connector → Kafka (Avro via the registry) → table sink → ClickHouse → HTTP, on the real stack.
+ */
+import t from 'tap'
+import { testStack, waitFor } from '../helpers/stack.js'
+import { openPublisher, startProcessors } from '../../bin/runtime.js'
+import { buildApp } from '../../api/app.js'
+import { topicName } from '../../core/kafka.js'
+import { entityTopic } from '../../schemas/registry.js'
+
+const court = { id: 'scotus', full_name: 'Supreme Court of the United States', short_name: 'Supreme Court', citation_string: 'SCOTUS', jurisdiction: 'F', position: 1, in_use: true, date_modified: '2024-01-01T00:00:00+00:00' }
+const docket = (caseName: string) => ({
+  id: 42, court_id: 'scotus', case_name: caseName, docket_number: '21-1234', slug: 'smith-v-jones', source: 2,
+  date_filed: '2021-10-01', date_created: '2021-10-01T12:00:00+00:00', date_modified: '2021-10-02T12:00:00+00:00', blocked: false,
+})
+
+t.test('a docket change travels from the connector to the API within seconds', async (t) => {
+  const rt = await testStack(t)
+  const streams = await startProcessors(rt)
+  t.teardown(() => Promise.all(streams.map((s) => s.stop())))
+  const app = await buildApp(rt)
+  t.teardown(() => app.close())
+  const pub = await openPublisher(rt)
+  t.teardown(() => pub.stop())
+
+  await pub.upsert('courts', court)
+  await pub.upsert('dockets', docket('Smith v. Jones'))
+  await pub.flush()
+  const started = Date.now()
+  const first = await waitFor(async () => {
+    const res = await app.inject({ url: '/api/rest/v4/dockets/42/', headers: { host: 'api.test' } })
+    return res.statusCode === 200 && res.json()
+  }, 'docket 42 in the API', 20_000)
+  t.equal(first.case_name, 'Smith v. Jones')
+  t.equal(first.court, 'http://api.test/api/rest/v4/courts/scotus/', 'related objects are absolute URLs')
+  t.equal(first.court_id, 'scotus')
+  t.equal(first.resource_uri, 'http://api.test/api/rest/v4/dockets/42/')
+  t.equal(first.date_created, '2021-10-01T12:00:00+00:00', 'timestamps carry a numeric offset')
+  t.ok(Date.now() - started < 20_000)
+
+  await pub.upsert('dockets', docket('Smith v. Jones, Inc.'))
+  await pub.flush()
+  await waitFor(async () => (await app.inject('/api/rest/v4/dockets/42/')).json().case_name === 'Smith v. Jones, Inc.', 'the update')
+
+  const list = (await app.inject('/api/rest/v3/dockets/?court=scotus')).json()
+  t.equal(list.count, 1, 'one row per key after an update (FINAL)')
+
+  await pub.delete('dockets', 42)
+  await pub.flush()
+  await waitFor(async () => (await app.inject('/api/rest/v4/dockets/42/')).statusCode === 404, 'the delete')
+  t.same((await app.inject('/api/rest/v4/dockets/42/')).json(), { detail: 'No Docket matches the given query.' })
+})
+
+t.test('malformed events land in the dead-letter topic with a reason; the sink keeps going', async (t) => {
+  const rt = await testStack(t)
+  const streams = await startProcessors(rt)
+  t.teardown(() => Promise.all(streams.map((s) => s.stop())))
+  const producer = rt.kafka.producer()
+  await producer.connect()
+  t.teardown(() => producer.disconnect())
+  await producer.send({ topic: entityTopic(rt.cfg, 'dockets'), messages: [
+    { key: '1', value: Buffer.from('this is not avro') },
+    { key: '2', value: Buffer.from([0, 0, 0, 0x7f, 0x7f, 1, 2, 3]) },
+  ] })
+  const pub = await openPublisher(rt)
+  t.teardown(() => pub.stop())
+  await pub.upsert('courts', court)
+  await pub.upsert('dockets', docket('After the garbage'))
+  await pub.flush()
+
+  const consumer = rt.kafka.consumer({ groupId: `${rt.cfg.topicPrefix}dlq-reader` })
+  await consumer.connect()
+  t.teardown(() => consumer.disconnect())
+  await consumer.subscribe({ topic: topicName(rt.cfg, 'dlq', 'table-sink'), fromBeginning: true })
+  const dead: { reason: string; offset: string; key: string }[] = []
+  await consumer.run({ eachMessage: async ({ message }) => { dead.push(JSON.parse(message.value!.toString())) } })
+  await waitFor(async () => dead.length >= 2, 'two dead letters')
+  t.match(dead[0], { key: '1', offset: '0', reason: /magic byte|wire format/ })
+  t.match(dead[1], { key: '2', reason: /schema id|registry/ })
+  const app = await buildApp(rt)
+  t.teardown(() => app.close())
+  await waitFor(async () => (await app.inject('/api/rest/v4/dockets/42/')).statusCode === 200, 'the valid docket after the bad ones')
+})
