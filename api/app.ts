@@ -4,27 +4,44 @@
  */
 import Fastify, { type FastifyInstance, type FastifyBaseLogger } from 'fastify'
 import type { Kafka } from 'kafkajs'
+import type { Config } from '../core/config.js'
 import type { Db } from '../core/clickhouse.js'
 import type { Logger } from '../core/logger.js'
+import { systemClock, type Clock } from '../core/clock.js'
 import type { Catalogue } from '../schemas/catalogue/index.js'
 import { installErrorHandling } from './plugins/errors.js'
+import { installAuth } from './plugins/auth.js'
+import { installBodyParsers } from './plugins/body.js'
+import { createCitationThrottle, parseRate } from './plugins/citation-throttle.js'
+import { compileSerializers } from './engine/serialize.js'
 import { registerRoot } from './routes/root.js'
 import { registerResourceRoutes } from './routes/resources.js'
+import { registerCitationLookup } from './routes/citation-lookup.js'
 import { registerHealth } from './routes/health.js'
 
-export interface AppDeps { db: Db; catalogue: Catalogue; log: Logger; kafka?: Kafka }
+export interface AppDeps { cfg: Config; db: Db; catalogue: Catalogue; log: Logger; kafka?: Kafka; clock?: Clock }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const clock = deps.clock ?? systemClock()
   const app = Fastify({
     loggerInstance: deps.log.child({ component: 'api' }) as unknown as FastifyBaseLogger,
     trustProxy: true,
-    ignoreTrailingSlash: false,
     routerOptions: { maxParamLength: 200 },
     disableRequestLogging: true,
+    bodyLimit: 2 * 1024 * 1024,
   })
   installErrorHandling(app)
+  installBodyParsers(app)
+  installAuth(app, { db: deps.db, clock })
   registerHealth(app, deps)
   registerRoot(app)
-  registerResourceRoutes(app, deps)
+  const serializers = compileSerializers(deps.catalogue)
+  registerResourceRoutes(app, { ...deps, serializers })
+  const defaultRate = parseRate(deps.cfg.citationRate)
+  registerCitationLookup(app, {
+    db: deps.db, catalogue: deps.catalogue, serializer: serializers.get('clusters')!,
+    throttle: createCitationThrottle(clock, defaultRate), defaultRate,
+    limits: { maxCitationsPerRequest: deps.cfg.citationMaxPerRequest, maxTextLength: deps.cfg.citationMaxTextLength },
+  })
   return app
 }

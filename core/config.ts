@@ -24,6 +24,10 @@ export interface Config {
   readonly topicPrefix: string
   /** Most bytes a processor fetches per partition in one batch (one ClickHouse insert). */
   readonly sinkFetchBytes: number
+  /** Citation lookup: citations a user may look up per window ("60/min"), per request, and text size. */
+  readonly citationRate: string
+  readonly citationMaxPerRequest: number
+  readonly citationMaxTextLength: number
   readonly ports: Readonly<{ kafka: number; kafkaController: number; registry: number; clickhouseHttp: number; clickhouseTcp: number }>
 }
 
@@ -61,6 +65,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir: path.resolve(PROJECT_ROOT, env.LDS_DATA_DIR || '.data'),
     logLevel: env.LOG_LEVEL || (env.LDS_TEST ? 'warn' : 'info'),
     topicPrefix: env.LDS_TOPIC_PREFIX || 'lds.',
+    citationRate: env.LDS_CITATION_RATE || '60/min',
+    citationMaxPerRequest: int(env, 'LDS_CITATION_MAX_PER_REQUEST', 250),
+    citationMaxTextLength: int(env, 'LDS_CITATION_MAX_TEXT', 64_000),
     sinkFetchBytes: int(env, 'LDS_SINK_FETCH_BYTES', 16 * 1024 * 1024),
     ports,
   }

@@ -5,10 +5,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Db } from '../../core/clickhouse.js'
 import type { Catalogue } from '../../schemas/catalogue/index.js'
-import { compileSerializers } from '../engine/serialize.js'
+import type { Serializer } from '../engine/serialize.js'
 import { compileReader, type ListRequest } from '../engine/list.js'
 import type { RequestContext } from '../engine/context.js'
 import { requestOrigin } from '../origin.js'
+import { LdsError } from '../../core/errors.js'
+import { notAuthenticated } from '../plugins/auth.js'
 
 export const VERSIONS = ['v4', 'v3'] as const
 
@@ -22,19 +24,27 @@ export function queryParams(req: FastifyRequest): ListRequest {
   return { params, url }
 }
 
-export function registerResourceRoutes(app: FastifyInstance, deps: { db: Db; catalogue: Catalogue }): void {
-  const { catalogue: cat, db } = deps
-  const serializers = compileSerializers(cat)
+export function registerResourceRoutes(app: FastifyInstance, deps: { db: Db; catalogue: Catalogue; serializers: Map<string, Serializer> }): void {
+  const { catalogue: cat, db, serializers } = deps
   for (const r of cat.resources.filter((x) => x.api)) {
     const reader = compileReader(cat, r, serializers.get(r.name)!, db.database)
     for (const version of VERSIONS) {
       const ctxOf = (req: FastifyRequest): RequestContext => ({ db, catalogue: cat, origin: requestOrigin(req), version })
       const base = `/api/rest/${version}/${r.name}/`
-      app.get(base, { config: { resource: r.name } }, async (req) => reader.list(queryParams(req), ctxOf(req)))
-      app.get(`${base}:id/`, { config: { resource: r.name } }, async (req) => {
+      const config = { resource: r.name, auth: r.access === 'authenticated' ? 'required' as const : 'public' as const }
+      app.get(base, { config }, async (req) => reader.list(queryParams(req), ctxOf(req)))
+      app.get(`${base}:id/`, { config }, async (req) => {
         const { id } = req.params as { id: string }
         return reader.detail(id, queryParams(req), ctxOf(req))
       })
+      // Writes to case-law resources need model permissions nobody holds through this API:
+      // anonymous callers get 401 first, authenticated ones 403, as the reference answers.
+      for (const url of [base, `${base}:id/`]) {
+        app.route({ method: ['POST', 'PUT', 'PATCH', 'DELETE'], url, config, handler: async (req) => {
+          if (!req.user) throw notAuthenticated()
+          throw new LdsError('LDS_ERR_PERMISSION_DENIED')
+        } })
+      }
     }
   }
 }

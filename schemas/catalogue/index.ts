@@ -21,11 +21,12 @@ import { abaRatings } from './aba-ratings.js'
 import { sources } from './sources.js'
 import { positions } from './positions.js'
 import { retentionEvents } from './retention-events.js'
+import { users } from './users.js'
 
 /** In dependency order: a resource comes after those its foreign keys point at (where acyclic). */
 export const RESOURCES: readonly ResourceDef[] = [
   courts, schools, people, sources, educations, politicalAffiliations, abaRatings, positions, retentionEvents,
-  tag, dockets, clusters, citations, opinions, opinionsCited, audio,
+  tag, dockets, clusters, citations, opinions, opinionsCited, audio, users,
 ]
 
 /** Every name the v4 root lists, in the reference's order. Names without a resource here are still listed. */

@@ -1,0 +1,23 @@
+import { defineResource, t, f } from '../define.js'
+
+/**
+ * API users. Internal: no endpoint. Tokens are stored only as a SHA-256 hash; the key itself is
+ * shown once, when `lds users create` makes it.
+ */
+export const users = defineResource({
+  name: 'users', label: 'User', table: 'users', keyKind: 'int', api: false, cursorOrderings: ['id'],
+  description: 'An API user with a hashed token and its permissions.',
+  fields: {
+    id: t.int(),
+    username: t.string(),
+    token_hash: t.string(),
+    can_write: t.bool(),
+    is_active: t.bool(),
+    /** Per-user override of the citation-lookup rate, e.g. "120/min"; empty for the default. */
+    citation_rate: t.string(),
+    date_created: t.created(),
+    date_modified: t.modified(),
+  },
+  filters: { username: f.exact },
+  orderings: ['id'],
+})
