@@ -14,6 +14,7 @@ import { installAuth } from './plugins/auth.js'
 import { installBodyParsers } from './plugins/body.js'
 import { createCitationThrottle, parseRate } from './plugins/citation-throttle.js'
 import { compileSerializers } from './engine/serialize.js'
+import { citationOverlays } from './plugins/citation-overlays.js'
 import { registerRoot } from './routes/root.js'
 import { registerResourceRoutes } from './routes/resources.js'
 import { registerCitationLookup } from './routes/citation-lookup.js'
@@ -35,7 +36,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installAuth(app, { db: deps.db, clock })
   registerHealth(app, deps)
   registerRoot(app)
-  const serializers = compileSerializers(deps.catalogue)
+  const serializers = compileSerializers(deps.catalogue, citationOverlays)
   registerResourceRoutes(app, { ...deps, serializers })
   const defaultRate = parseRate(deps.cfg.citationRate)
   registerCitationLookup(app, {

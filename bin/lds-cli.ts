@@ -5,6 +5,7 @@ import { Command, InvalidArgumentError } from 'commander'
 import { createRuntime, prepare, startProcessors } from './runtime.js'
 import { ingestSample } from './ingest.js'
 import { ingestBulk } from './ingest-bulk.js'
+import { createUser, userVisible } from './users.js'
 import { buildApp } from '../api/app.js'
 import { entityTopic } from '../schemas/registry.js'
 
@@ -64,6 +65,23 @@ program.command('run')
     }
     process.once('SIGINT', shutdown)
     process.once('SIGTERM', shutdown)
+  })
+
+const users = program.command('users').description('Manage API users.')
+users.command('create <name>')
+  .description('Create a user and print its API token (shown once; only a hash is stored).')
+  .option('--write', 'allow writes (alerts, tags, prayers, archive fetch)')
+  .option('--citation-rate <rate>', 'citation-lookup rate for this user, e.g. 120/min')
+  .action(async (name: string, o: { write?: boolean; citationRate?: string }) => {
+    const rt = createRuntime()
+    try {
+      await prepare(rt)
+      const { id, token } = await createUser(rt, name, { write: o.write, citationRate: o.citationRate })
+      let visible = false
+      for (let i = 0; i < 50 && !visible; i++) { visible = await userVisible(rt, id); if (!visible) await new Promise((r) => setTimeout(r, 200)) }
+      if (!visible) console.error('note: the user is published; it works once the processors (npm start) have applied it')
+      console.log(token)
+    } finally { await rt.close() }
   })
 
 program.command('migrate').description('Create or update the ClickHouse tables and register topic schemas.').action(async () => {

@@ -12,6 +12,7 @@ import { catalogue, type Catalogue } from '../schemas/catalogue/index.js'
 import { migrate } from '../schemas/migrate.js'
 import { registerEntitySchemas } from '../schemas/registry.js'
 import { startTableSink } from '../streams/table-sink.js'
+import { startCitationNetwork, ensureCitationState } from '../streams/citation-network.js'
 import type { RunningStream } from '../streams/runner.js'
 import { createPublisher, type Publisher } from '../connectors/publisher.js'
 
@@ -37,10 +38,14 @@ export async function prepare(rt: Runtime): Promise<void> {
     await migrate(admin, rt.catalogue, (m) => rt.log.info(m))
   } finally { await admin.close() }
   await registerEntitySchemas(rt.cfg, rt.registry, rt.catalogue)
+  await ensureCitationState(rt.db)
 }
 
 export async function startProcessors(rt: Runtime): Promise<RunningStream[]> {
-  return [await startTableSink(rt)]
+  const publisher = await openPublisher(rt)
+  const sink = await startTableSink(rt)
+  const network = await startCitationNetwork({ ...rt, publisher })
+  return [sink, network, { consumer: network.consumer, stop: () => publisher.stop() }]
 }
 
 export async function openPublisher(rt: Runtime, onInvalid?: (resource: string, record: Record<string, unknown>, reason: string) => void): Promise<Publisher> {

@@ -10,6 +10,8 @@ import { detailUrl, type RequestContext } from './context.js'
 import { fetchByColumn, fetchByKeys, type Row } from './fetch.js'
 
 export type Serializer = (rows: Row[], ctx: RequestContext, depth?: number) => Promise<Record<string, unknown>[]>
+/** Adjusts serialized objects of one resource with data kept outside its table (derived by processors). */
+export type Overlay = (objs: Record<string, unknown>[], rows: Row[], ctx: RequestContext) => Promise<void>
 
 /** ClickHouse's ISO output ends in Z; the API promises a numeric offset. */
 export function formatDatetime(v: unknown): unknown {
@@ -20,7 +22,7 @@ export function formatDatetime(v: unknown): unknown {
 
 const MAX_EMBED_DEPTH = 3
 
-export function compileSerializer(cat: Catalogue, r: ResourceDef, registry: Map<string, Serializer>): Serializer {
+export function compileSerializer(cat: Catalogue, r: ResourceDef, registry: Map<string, Serializer>, overlay?: Overlay): Serializer {
   const steps = Object.entries(r.fields)
   const key = r.key
   return async (rows, ctx, depth = 0) => {
@@ -31,11 +33,13 @@ export function compileSerializer(cat: Catalogue, r: ResourceDef, registry: Map<
       else if (d.kind === 'nested' && depth < MAX_EMBED_DEPTH) related.set(name, await loadNested(ctx, cat, d, rows.map((x) => x[key]), registry, depth))
       else if (d.kind === 'fk' && d.embed && depth < MAX_EMBED_DEPTH) related.set(name, await loadEmbedded(ctx, cat, d, rows.map((x) => x[columnOf(name, d)]), registry, depth))
     }))
-    return rows.map((row) => {
+    const objs = rows.map((row) => {
       const out: Record<string, unknown> = {}
       for (const [name, d] of steps) out[name] = renderField(ctx, r, name, d, row, related.get(name))
       return out
     })
+    if (overlay && objs.length) await overlay(objs, rows, ctx)
+    return objs
   }
 }
 
@@ -97,8 +101,8 @@ async function loadEmbedded(ctx: RequestContext, cat: Catalogue, d: FieldDef, id
   return new Map<unknown, unknown>(rows.map((row, i) => [row[target.key], objs[i]]))
 }
 
-export function compileSerializers(cat: Catalogue): Map<string, Serializer> {
+export function compileSerializers(cat: Catalogue, overlays: Record<string, Overlay> = {}): Map<string, Serializer> {
   const registry = new Map<string, Serializer>()
-  for (const r of cat.resources) registry.set(r.name, compileSerializer(cat, r, registry))
+  for (const r of cat.resources) registry.set(r.name, compileSerializer(cat, r, registry, overlays[r.name]))
   return registry
 }

@@ -1,4 +1,4 @@
-import { defineResource, t, f } from '../define.js'
+import { defineResource, t, f, N } from '../define.js'
 
 export const opinionsCited = defineResource({
   name: 'opinions-cited', label: 'Opinions Cited', table: 'opinions_cited', keyKind: 'int', access: 'authenticated',
@@ -10,6 +10,12 @@ export const opinionsCited = defineResource({
     citing_opinion: t.fk('opinions'),
     cited_opinion: t.fk('opinions'),
     depth: t.int(),
+    // Our additions, filled by the citation network (empty for edges from bulk data):
+    // the cluster the citation resolved to, the text that cited it, and how sure the match is.
+    cited_cluster_id: t.int(N),
+    matched_text: t.string(),
+    match_status: t.string(),
+    candidates: t.int(),
   },
   filters: { id: f.int, citing_opinion: f.rel('opinions', 'citing_opinion_id'), cited_opinion: f.rel('opinions', 'cited_opinion_id') },
   // No order_by is allowed (OPTIONS has no ordering key); the default -id pages by cursor.

@@ -4,6 +4,10 @@ CREATE TABLE IF NOT EXISTS `lds`.`opinions_cited`
   `citing_opinion_id` Int64,
   `cited_opinion_id` Int64,
   `depth` Int64,
+  `cited_cluster_id` Nullable(Int64),
+  `matched_text` String,
+  `match_status` String,
+  `candidates` Int64,
   `_version` UInt64,
   `_deleted` UInt8
 )

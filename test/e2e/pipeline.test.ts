@@ -2,11 +2,12 @@
  * connector → Kafka (Avro via the registry) → table sink → ClickHouse → HTTP, on the real stack.
  */
 import t from 'tap'
-import { testStack, waitFor } from '../helpers/stack.js'
+import { testStack, waitFor, testUser } from '../helpers/stack.js'
 import { openPublisher, startProcessors } from '../../bin/runtime.js'
 import { buildApp } from '../../api/app.js'
 import { topicName } from '../../core/kafka.js'
 import { entityTopic } from '../../schemas/registry.js'
+import { sql, ident } from '../../core/sql.js'
 
 const court = { id: 'scotus', full_name: 'Supreme Court of the United States', short_name: 'Supreme Court', citation_string: 'SCOTUS', jurisdiction: 'F', position: 1, in_use: true, date_modified: '2024-01-01T00:00:00+00:00' }
 const docket = (caseName: string) => ({
@@ -22,13 +23,17 @@ t.test('a docket change travels from the connector to the API within seconds', a
   t.teardown(() => app.close())
   const pub = await openPublisher(rt)
   t.teardown(() => pub.stop())
+  const token = await testUser(rt)
+  const auth = { authorization: `Token ${token}` }
+  const get = (url: string) => app.inject({ url, headers: auth })
 
+  t.equal((await app.inject('/api/rest/v4/dockets/42/')).statusCode, 401, 'dockets need authentication')
   await pub.upsert('courts', court)
   await pub.upsert('dockets', docket('Smith v. Jones'))
   await pub.flush()
   const started = Date.now()
   const first = await waitFor(async () => {
-    const res = await app.inject({ url: '/api/rest/v4/dockets/42/', headers: { host: 'api.test' } })
+    const res = await app.inject({ url: '/api/rest/v4/dockets/42/', headers: { ...auth, host: 'api.test' } })
     return res.statusCode === 200 && res.json()
   }, 'docket 42 in the API', 20_000)
   t.equal(first.case_name, 'Smith v. Jones')
@@ -40,15 +45,15 @@ t.test('a docket change travels from the connector to the API within seconds', a
 
   await pub.upsert('dockets', docket('Smith v. Jones, Inc.'))
   await pub.flush()
-  await waitFor(async () => (await app.inject('/api/rest/v4/dockets/42/')).json().case_name === 'Smith v. Jones, Inc.', 'the update')
+  await waitFor(async () => (await get('/api/rest/v4/dockets/42/')).json().case_name === 'Smith v. Jones, Inc.', 'the update')
 
-  const list = (await app.inject('/api/rest/v3/dockets/?court=scotus')).json()
+  const list = (await get('/api/rest/v3/dockets/?court=scotus')).json()
   t.equal(list.count, 1, 'one row per key after an update (FINAL)')
 
   await pub.delete('dockets', 42)
   await pub.flush()
-  await waitFor(async () => (await app.inject('/api/rest/v4/dockets/42/')).statusCode === 404, 'the delete')
-  t.same((await app.inject('/api/rest/v4/dockets/42/')).json(), { detail: 'No Docket matches the given query.' })
+  await waitFor(async () => (await get('/api/rest/v4/dockets/42/')).statusCode === 404, 'the delete')
+  t.same((await get('/api/rest/v4/dockets/42/')).json(), { detail: 'No Docket matches the given query.' })
 })
 
 t.test('malformed events land in the dead-letter topic with a reason; the sink keeps going', async (t) => {
@@ -79,5 +84,7 @@ t.test('malformed events land in the dead-letter topic with a reason; the sink k
   t.match(dead[1], { key: '2', reason: /schema id|registry/ })
   const app = await buildApp(rt)
   t.teardown(() => app.close())
-  await waitFor(async () => (await app.inject('/api/rest/v4/dockets/42/')).statusCode === 200, 'the valid docket after the bad ones')
+  await waitFor(async () => (await app.inject('/api/rest/v4/courts/scotus/')).statusCode === 200, 'the valid events after the bad ones')
+  const [row] = await rt.db.query<{ case_name: string }>(sql`SELECT case_name FROM ${ident(rt.cfg.clickhouseDatabase)}.dockets FINAL WHERE id = 42`)
+  t.equal(row?.case_name, 'After the garbage')
 })

@@ -53,3 +53,11 @@ export async function countFinal(rt: Runtime, table: string): Promise<number> {
   const [row] = await rt.db.query<{ n: number }>(sql`SELECT count() AS n FROM ${ident(rt.cfg.clickhouseDatabase)}.${ident(table)} FINAL`)
   return Number(row.n)
 }
+
+/** A user with a token, applied through the running table sink (start processors first). */
+export async function testUser(rt: Runtime, name = 'tester', opts: { write?: boolean; citationRate?: string } = {}): Promise<string> {
+  const { createUser, userVisible } = await import('../../bin/users.js')
+  const { id, token } = await createUser(rt, name, opts)
+  await waitFor(() => userVisible(rt, id), `user ${name} in ClickHouse`, 20_000)
+  return token
+}
