@@ -1,0 +1,111 @@
+/**
+ * Ingest throughput: events per second from Kafka into ClickHouse through the table sink,
+ * for N generated opinions (default 1,000,000), against a peer measured in the same run:
+ * the same rows inserted straight into ClickHouse (JSONEachRow, batches of 50k), the ceiling
+ * the sink cannot beat. Prints both rates and their ratio.
+ *   npx tsx bench/ingest.ts [--opinions 1000000] [--text-bytes 400]
+ * Needs the local infrastructure (npm run infra -- up). Uses its own topics and database,
+ * removed at the end.
+ */
+import { randomBytes } from 'node:crypto'
+import cliProgress from 'cli-progress'
+import { loadConfig } from '../core/config.js'
+import { createLogger } from '../core/logger.js'
+import { sql, ident } from '../core/sql.js'
+import { createDb } from '../core/clickhouse.js'
+import { createRuntime, prepare, openPublisher } from '../bin/runtime.js'
+import { startTableSink } from '../streams/table-sink.js'
+import { createEntityCodec } from '../connectors/entity-codec.js'
+
+const arg = (name: string, dflt: number) => {
+  const i = process.argv.indexOf(`--${name}`)
+  return i > 0 ? Number(process.argv[i + 1]) : dflt
+}
+const N = arg('opinions', 1_000_000)
+const TEXT = arg('text-bytes', 400)
+
+const words = 'the court held that plaintiff appeal reversed remanded statute judgment evidence jury motion denied granted'.split(' ')
+function opinion(id: number): Record<string, unknown> {
+  let text = ''
+  for (let i = 0; text.length < TEXT; i++) text += words[(id * 7 + i * 13) % words.length] + ' '
+  return {
+    id, cluster_id: Math.ceil(id / 2), author_id: null, type: '010combined', per_curiam: false, sha1: id.toString(16).padStart(40, '0'),
+    plain_text: text, html: '', date_created: '2024-01-01T00:00:00+00:00', date_modified: '2024-01-02T00:00:00+00:00', extracted_by_ocr: false,
+  }
+}
+
+function bar(label: string) {
+  const b = new cliProgress.SingleBar({ format: `${label} |{bar}| {value}/{total} | {rate}/s`, hideCursor: true }, cliProgress.Presets.shades_classic)
+  b.start(N, 0, { rate: 0 })
+  return b
+}
+
+const id = `bench${randomBytes(3).toString('hex')}`
+const cfg = loadConfig({ ...process.env, LDS_TOPIC_PREFIX: `${id}.`, CLICKHOUSE_DATABASE: id, LOG_LEVEL: 'warn' })
+const rt = createRuntime(cfg, createLogger(cfg))
+await prepare(rt)
+const table = sql`${ident(id)}.${ident('opinions')}`
+const count = async () => Number((await rt.db.query<{ n: number }>(sql`SELECT count() AS n FROM ${table}`))[0].n)
+
+try {
+  // 1. Publish (also measured: the connector side).
+  let b = bar('publish')
+  let t0 = performance.now()
+  const pub = await openPublisher(rt)
+  for (let i = 1; i <= N; i++) {
+    await pub.upsert('opinions', opinion(i))
+    if (i % 10_000 === 0) b.update(i, { rate: Math.round(i / ((performance.now() - t0) / 1000)) })
+  }
+  await pub.stop()
+  b.update(N); b.stop()
+  const publishRate = N / ((performance.now() - t0) / 1000)
+
+  // 2. The sink drains the backlog into ClickHouse.
+  b = bar('sink   ')
+  t0 = performance.now()
+  const sink = await startTableSink({ ...rt, resources: ['opinions'] })
+  for (;;) {
+    const n = await count()
+    b.update(n, { rate: Math.round(n / ((performance.now() - t0) / 1000)) })
+    if (n >= N) break
+    await new Promise((r) => setTimeout(r, 250))
+  }
+  const sinkSeconds = (performance.now() - t0) / 1000
+  b.stop()
+  await sink.stop()
+
+  // 3. Peer: the same rows straight into a copy of the table.
+  await rt.db.command(sql`CREATE TABLE ${ident(id)}.opinions_peer AS ${table}`)
+  const codec = createEntityCodec(rt.catalogue, rt.catalogue.get('opinions'))
+  b = bar('peer   ')
+  t0 = performance.now()
+  for (let start = 1; start <= N; start += 50_000) {
+    const rows = []
+    for (let i = start; i < Math.min(N + 1, start + 50_000); i++) rows.push({ ...codec.toEntity(opinion(i)), _version: i, _deleted: 0 })
+    await rt.db.insert('opinions_peer', rows)
+    b.update(Math.min(N, start + 49_999), { rate: Math.round((start + 49_999) / ((performance.now() - t0) / 1000)) })
+  }
+  const peerSeconds = (performance.now() - t0) / 1000
+  b.stop()
+
+  const sinkRate = N / sinkSeconds
+  const peerRate = N / peerSeconds
+  console.log('\ningest benchmark')
+  console.log(`  events                       ${N.toLocaleString()} opinions, ~${TEXT} bytes of text each`)
+  console.log(`  publish (connector → Kafka)  ${Math.round(publishRate).toLocaleString()} events/s`)
+  console.log(`  sink (Kafka → ClickHouse)    ${Math.round(sinkRate).toLocaleString()} events/s  (${sinkSeconds.toFixed(1)} s)`)
+  console.log(`  peer (direct insert)         ${Math.round(peerRate).toLocaleString()} rows/s    (${peerSeconds.toFixed(1)} s)`)
+  console.log(`  sink / peer                  ${(sinkRate / peerRate).toFixed(2)}`)
+  console.log(`  goal (≥ 50,000 events/s)     ${sinkRate >= 50_000 ? 'met' : 'not met'}`)
+} finally {
+  const admin = rt.kafka.admin()
+  await admin.connect()
+  const mine = (await admin.listTopics()).filter((t) => t.startsWith(`${id}.`))
+  if (mine.length) await admin.deleteTopics({ topics: mine }).catch(() => {})
+  await admin.disconnect()
+  const root = createDb(cfg, { useDatabase: false })
+  await root.command(sql`DROP DATABASE IF EXISTS ${ident(id)}`)
+  await root.close()
+  await rt.close()
+}
+process.exit(0)

@@ -1,0 +1,18 @@
+/** `npm run bench`: every benchmark in turn, each printing its own ratios. Pass --quick for small sizes. */
+import { spawnSync } from 'node:child_process'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const here = path.dirname(fileURLToPath(import.meta.url))
+const quick = process.argv.includes('--quick')
+const runs: [string, string[]][] = [
+  ['citations.ts', quick ? ['--quick'] : []],
+  ['ingest.ts', quick ? ['--opinions', '100000'] : []],
+]
+let failed = 0
+for (const [file, args] of runs) {
+  console.log(`\n=== bench/${file} ${args.join(' ')}`)
+  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(here, file), ...args], { stdio: 'inherit' })
+  if (r.status !== 0) failed++
+}
+process.exit(failed ? 1 : 0)
