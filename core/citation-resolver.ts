@@ -11,7 +11,7 @@ export interface CiteKey { volume: number; reporters: readonly string[]; page: s
 export const citeKey = (volume: number | string, reporter: string, page: string) => `${volume}|${reporter}|${page}`
 
 /** key(volume|reporter|page) → cluster ids, ascending, for every candidate reporter of every cite. */
-export async function resolveCitations(db: Db, cites: readonly CiteKey[]): Promise<Map<string, number[]>> {
+export async function resolveCitations(db: Db, cites: readonly CiteKey[], table = 'citations'): Promise<Map<string, number[]>> {
   const out = new Map<string, number[]>()
   const volumes = [...new Set(cites.map((c) => c.volume))]
   const reporters = [...new Set(cites.flatMap((c) => c.reporters))]
@@ -19,7 +19,7 @@ export async function resolveCitations(db: Db, cites: readonly CiteKey[]): Promi
   if (!volumes.length || !reporters.length) return out
   // The three IN lists over-select a little; exact triples are picked out below.
   const rows = await db.query<{ volume: number; reporter: string; page: string; cluster_id: number }>(sql`
-    SELECT volume, reporter, page, cluster_id FROM ${ident(db.database)}.${ident('citations')} FINAL
+    SELECT volume, reporter, page, cluster_id FROM ${ident(db.database)}.${ident(table)} FINAL
     WHERE reporter IN ${reporters} AND volume IN ${volumes} AND page IN ${pages}
     ORDER BY cluster_id`)
   for (const r of rows) {

@@ -32,7 +32,7 @@ t.test('the citation throttle counts citations and makes big requests wait longe
   for (let i = 0; i < 19; i++) th.record('v', 1)
   t.doesNotThrow(() => th.check('v'), '19 of 20 used')
   th.record('v', 1)
-  t.throws(() => th.check('v'), { status: 429 })
+  t.throws(() => th.check('v'), { status: 429, message: 'Request was throttled.' })
 })
 
 t.test('only "Token <key>" authenticates', async (t) => {
