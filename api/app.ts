@@ -28,7 +28,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     loggerInstance: deps.log.child({ component: 'api' }) as unknown as FastifyBaseLogger,
     trustProxy: true,
     routerOptions: { maxParamLength: 200 },
-    disableRequestLogging: true,
     bodyLimit: 2 * 1024 * 1024,
   })
   installErrorHandling(app)

@@ -27,6 +27,9 @@ export function createDb(cfg: Pick<Config, 'clickhouseUrl' | 'clickhouseDatabase
       date_time_input_format: 'best_effort',
       output_format_json_quote_64bit_integers: 0,
       date_time_output_format: 'iso',
+      // Keeps long queries alive through proxies that drop idle connections.
+      send_progress_in_http_headers: 1,
+      http_headers_progress_interval_ms: '10000',
     },
   })
   return {

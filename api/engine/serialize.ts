@@ -13,11 +13,15 @@ export type Serializer = (rows: Row[], ctx: RequestContext, depth?: number) => P
 /** Adjusts serialized objects of one resource with data kept outside its table (derived by processors). */
 export type Overlay = (objs: Record<string, unknown>[], rows: Row[], ctx: RequestContext) => Promise<void>
 
-/** ClickHouse's ISO output ends in Z; the API promises a numeric offset. */
+/**
+ * ClickHouse's ISO output ends in Z and always has six fraction digits; the API writes a numeric
+ * offset and, like the reference, a fraction only when it is not zero.
+ */
 export function formatDatetime(v: unknown): unknown {
   if (typeof v !== 'string') return v
-  const s = v.includes('T') ? v : v.replace(' ', 'T')
-  return s.endsWith('Z') ? `${s.slice(0, -1)}+00:00` : s
+  let s = v.includes('T') ? v : v.replace(' ', 'T')
+  if (s.endsWith('Z')) s = `${s.slice(0, -1)}+00:00`
+  return s.replace(/\.0+(?=[+-]\d{2}:\d{2}$)/, '')
 }
 
 const MAX_EMBED_DEPTH = 3

@@ -23,7 +23,8 @@ t.test('read API', async (t) => {
     position: i + 0.5, in_use: i % 2 === 0, url: '', date_modified: '2024-01-01T00:00:00+00:00', start_date: i === 0 ? '1789-09-24' : null,
     parent_court_id: i === 1 ? 'c0' : null, appeals_to_ids: i === 2 ? ['c0', 'c1'] : [],
   })))
-  await seed(rt, 'people', [{ id: 1, name_first: 'Ruth', name_last: 'Ginsburg', slug: 'ruth-ginsburg', date_created: '2020-01-01T00:00:00Z', date_modified: '2020-01-01T00:00:00Z', race: ['w'] }])
+  await seed(rt, 'people', [{ id: 1, name_first: 'Ruth', name_last: 'Ginsburg', slug: 'ruth-ginsburg', date_created: '2020-01-01T00:00:00Z', date_modified: '2020-01-01T00:00:00.250Z', race: ['w'] },
+    ...Array.from({ length: 44 }, (_, i) => ({ id: i + 2, name_last: `Judge ${i}`, date_created: `${day(i)}T00:00:00Z`, date_modified: `${day(i)}T00:00:00Z` }))])
   await seed(rt, 'schools', [{ id: 3, name: 'Columbia', date_created: '2020-01-01T00:00:00Z', date_modified: '2020-01-01T00:00:00Z' }])
   await seed(rt, 'educations', [{ id: 9, person_id: 1, school_id: 3, degree_level: 'jd', degree_year: 1959, date_created: '2020-01-01T00:00:00Z', date_modified: '2020-01-01T00:00:00Z' }])
   await seed(rt, 'positions', [{ id: 5, person_id: 1, court_id: 'c0', job_title: 'Justice', date_start: '1993-08-10', date_created: '2020-01-01T00:00:00Z', date_modified: '2020-01-01T00:00:00Z' }])
@@ -82,15 +83,17 @@ t.test('read API', async (t) => {
     t.same(Object.keys((await get('/api/rest/v4/courts/?count=on')).body), ['count'])
   })
 
-  t.test('v4 cursor pagination when ordered by id; page ignored; invalid cursor', async (t) => {
-    const first = await get('/api/rest/v4/courts/?order_by=-id')
-    t.equal(first.body.count, 'http://x.test/api/rest/v4/courts/?order_by=-id&count=on', 'count is a URL in cursor mode')
+  t.test('v4 cursor pagination by default (-id) and by date_created; page ignored; invalid cursor', async (t) => {
+    t.equal(typeof (await get('/api/rest/v4/courts/?order_by=-id')).body.count, 'number', 'courts never page by cursor')
+    const first = await get('/api/rest/v4/people/?fields=id&page=3')
+    t.equal(first.body.count, 'http://x.test/api/rest/v4/people/?fields=id&count=on', 'count is a URL in cursor mode')
+    t.equal(first.body.results[0].id, 45, 'page is ignored in cursor mode')
     t.equal(first.body.previous, null)
-    const seen = [...first.body.results.map((c: { id: string }) => c.id)]
+    const seen: number[] = [...first.body.results.map((c: { id: number }) => c.id)]
     let next = first.body.next
     while (next) {
       const page = await get(next.replace('http://x.test', ''))
-      seen.push(...page.body.results.map((c: { id: string }) => c.id))
+      seen.push(...page.body.results.map((c: { id: number }) => c.id))
       if (!page.body.next) {
         const back = await get(page.body.previous.replace('http://x.test', ''))
         t.equal(back.body.results.length, 20, 'previous goes back a full page')
@@ -98,16 +101,24 @@ t.test('read API', async (t) => {
       next = page.body.next
     }
     t.equal(seen.length, 45)
-    t.equal(new Set(seen).size, 45, 'every court once')
-    t.same(seen, [...seen].sort().reverse(), 'descending ids throughout')
-    t.same(await get('/api/rest/v4/courts/?order_by=-id&cursor=garbage'), { status: 404, body: { detail: 'Invalid cursor' } })
-    t.equal(typeof (await get('/api/rest/v3/courts/?order_by=-id')).body.count, 'number', 'v3 is page-number only')
+    t.equal(new Set(seen).size, 45, 'every person once')
+    t.same(seen, [...seen].sort((a, b) => b - a), 'descending ids throughout')
+    // date_created has many ties (28 distinct days for 44 people): the cursor offset keeps pages exact.
+    const byDate: number[] = []
+    let url: string | null = '/api/rest/v4/people/?order_by=date_created&fields=id'
+    while (url) { const p = await get(url.replace('http://x.test', '')); byDate.push(...p.body.results.map((r: { id: number }) => r.id)); url = p.body.next }
+    t.equal(new Set(byDate).size, 45, 'ties across page boundaries: nobody skipped or repeated')
+    const idCursor = new URL(first.body.next).searchParams.get('cursor')!
+    t.same(await get(`/api/rest/v4/people/?order_by=date_created&cursor=${encodeURIComponent(idCursor)}`), { status: 404, body: { detail: 'Invalid cursor' } }, 'an id cursor replayed on a date ordering')
+    t.same(await get('/api/rest/v4/people/?cursor=garbage'), { status: 404, body: { detail: 'Invalid cursor' } })
+    t.equal(typeof (await get('/api/rest/v3/people/')).body.count, 'number', 'v3 is page-number only')
   })
 
   t.test('nested objects, fields and omit', async (t) => {
     const { body } = await get('/api/rest/v4/people/1/')
     t.equal(body.educations[0].school.name, 'Columbia', 'education nests its school')
     t.equal(body.positions[0], 'http://x.test/api/rest/v4/positions/5/')
+    t.equal(body.date_modified, '2020-01-01T00:00:00.250000+00:00', 'fractions kept when not zero')
     t.same(body.race, ['w'])
     t.same((await get('/api/rest/v4/people/1/?fields=id,educations__school__name')).body, { id: 1, educations: [{ school: { name: 'Columbia' } }] })
     t.notOk('educations' in (await get('/api/rest/v4/people/1/?omit=educations')).body)
