@@ -1,10 +1,9 @@
 /**
- * The `lds` command line. Every subcommand has --help.
+ * The `lds` command line. Every subcommand has --help. Connector modules load only with the
+ * command that needs them, so `lds run` starts without reading the data sets.
  */
 import { Command, InvalidArgumentError } from 'commander'
 import { createRuntime, prepare, startProcessors } from './runtime.js'
-import { ingestSample } from './ingest.js'
-import { ingestBulk } from './ingest-bulk.js'
 import { createUser, userVisible } from './users.js'
 import { buildApp } from '../api/app.js'
 import { entityTopic } from '../schemas/registry.js'
@@ -26,6 +25,7 @@ ingest.command('sample')
     const rt = createRuntime()
     try {
       await prepare(rt)
+      const { ingestSample } = await import('./ingest.js')
       const s = await ingestSample(rt, { opinions: o.opinions, seed: o.seed })
       console.log(JSON.stringify(s, null, 2))
     } finally { await rt.close() }
@@ -37,6 +37,7 @@ ingest.command('bulk <dir>')
     const rt = createRuntime()
     try {
       await prepare(rt)
+      const { ingestBulk } = await import('./ingest-bulk.js')
       const s = await ingestBulk(rt, dir, { deadLetterPath: o.deadLetters })
       console.log(JSON.stringify(s, null, 2))
       if (s.invalid) process.exitCode = 2

@@ -20,7 +20,10 @@ export function createKafka(cfg: Pick<Config, 'kafkaBrokers'>, log: Logger, clie
       const { message, ...rest } = entry
       // The coordinator-rebalance chatter during normal group joins is not a warning for us.
       if (message?.includes('The group is rebalancing')) return
-      klog[LEVELS[level] ?? 'info'](rest, message)
+      // Retriable broker answers (a coordinator still loading after a start) are retried by
+      // KafkaJS; they are not errors of ours.
+      const retriable = /coordinator is loading|coordinator is not available|not the correct coordinator|leadership election/i.test(String((rest as { error?: unknown }).error ?? ''))
+      klog[retriable ? 'debug' : (LEVELS[level] ?? 'info')](rest, message)
     },
   })
 }

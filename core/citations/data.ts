@@ -21,6 +21,8 @@ export interface EditionRef {
   kind: SourceKind
   /** canonical key: edition abbreviation ('F.3d'), law key ('U.S.C.') or journal key */
   canonical: string
+  /** `canonical` through normKey */
+  norm: string
   name: string
   cite_type: string
   /** first and last year of the edition's date range (inclusive); null = open */
@@ -35,8 +37,10 @@ export interface Pattern {
   id: number
   /** template as written in the data, for diagnostics */
   template: string
-  /** sticky zero-width look-behind matched at the anchor start; group `__pre` is the prefix text; null = no prefix */
+  /** sticky zero-width look-behind matched at the anchor start; group `__pre` is the prefix text; null = no prefix.
+   *  Patterns with the same prefix share one RegExp (and `preId`), so its result is computed once per position. */
   pre: RegExp | null
+  preId: number
   /** sticky regex matched at the anchor end (or at the anchor start when `atStart`) */
   post: RegExp
   /** the pattern names the reporter with its own `(?<reporter>…)` group, so `post` starts at the anchor start */
@@ -66,7 +70,7 @@ export interface TrieNode {
 }
 
 export interface Matcher {
-  root: TrieNode
+  trie: CompactTrie
   /** 1 where a char code can start a trie match */
   startChars: Uint8Array
   /** whitespace-collapsed, quote-normalised string → ReporterString */
@@ -75,6 +79,8 @@ export interface Matcher {
   compact: Map<string, ReporterString[]>
   editionCount: number
   patternCount: number
+  /** number of distinct prefix regexes (Pattern.preId < preCount) */
+  preCount: number
   /** templates that could not be compiled (reported, never thrown) */
   skipped: { template: string; reason: string }[]
 }
@@ -203,59 +209,143 @@ function trieInsert(root: TrieNode, key: string, rs: ReporterString) {
   node.term = rs
 }
 
+/** Same set as the regex class `\s`. */
 export function isSpaceCode(c: number): boolean {
-  return c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x2009 || c === 0x202f || c === 0x2002 || c === 0x2003 || c === 0xfeff
+  if (c > 32 && c < 0xa0) return false
+  return c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
 }
 
 function foldChar(c: number): number {
   return c === 0x2019 || c === 0x2018 || c === 0x02bc ? 39 : c
 }
 
+/** The trie flattened into typed arrays (children as sorted edge lists) for a fast walk. */
+export interface CompactTrie {
+  edgeStart: Int32Array
+  edgeCount: Uint16Array
+  edgeChar: Uint16Array
+  edgeTo: Int32Array
+  /** index into `strings` of the string ending at a node, -1 for none */
+  term: Int32Array
+  strings: ReporterString[]
+  /** node reached from each node by a space edge, -1 for none (cached: it is looked up often) */
+  space: Int32Array
+}
+
+function compactTrie(root: TrieNode): CompactTrie {
+  const nodes: TrieNode[] = []
+  const ids = new Map<TrieNode, number>()
+  const stack = [root]
+  while (stack.length) {
+    const n = stack.pop()!
+    ids.set(n, nodes.length)
+    nodes.push(n)
+    for (const c of n.next.values()) stack.push(c)
+  }
+  let edges = 0
+  for (const n of nodes) edges += n.next.size
+  const t: CompactTrie = {
+    edgeStart: new Int32Array(nodes.length), edgeCount: new Uint16Array(nodes.length),
+    edgeChar: new Uint16Array(edges), edgeTo: new Int32Array(edges), term: new Int32Array(nodes.length).fill(-1),
+    strings: [], space: new Int32Array(nodes.length).fill(-1),
+  }
+  let e = 0
+  nodes.forEach((n, id) => {
+    t.edgeStart[id] = e
+    t.edgeCount[id] = n.next.size
+    for (const [c, child] of [...n.next].sort((a, b) => a[0] - b[0])) {
+      t.edgeChar[e] = c
+      t.edgeTo[e] = ids.get(child)!
+      if (c === 32) t.space[id] = ids.get(child)!
+      e++
+    }
+    if (n.term) { t.term[id] = t.strings.length; t.strings.push(n.term) }
+  })
+  return t
+}
+
+function child(t: CompactTrie, node: number, c: number): number {
+  let lo = t.edgeStart[node]
+  let hi = lo + t.edgeCount[node]
+  if (hi - lo <= 8) {
+    for (; lo < hi; lo++) { const x = t.edgeChar[lo]; if (x === c) return t.edgeTo[lo]; if (x > c) return -1 }
+    return -1
+  }
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1
+    const x = t.edgeChar[mid]
+    if (x === c) return t.edgeTo[mid]
+    if (x < c) lo = mid + 1
+    else hi = mid
+  }
+  return -1
+}
+
+/** Reusable result buffer of `walkTrie`: `n` hits, `end[k]` text index after hit k, `rs[k]` its string. */
+export interface TrieHits { n: number; end: Int32Array; rs: ReporterString[] }
+export const newHits = (): TrieHits => ({ n: 0, end: new Int32Array(64), rs: new Array(64) })
+
 /**
- * Every trie string that matches `text` starting at `pos`. Returns [endIndex, string] pairs
- * sorted longest first. Whitespace in a key matches one or more whitespace characters; right after
- * a '.' a key's space may be missing from the text ('S.Ct.' finds 'S. Ct.') and a space in the
- * text may be missing from the key ('F. Supp.3d' finds 'F.Supp.3d').
+ * Every trie string that matches `text` starting at `pos`, longest first, into `out`.
+ * Whitespace in a key matches one or more whitespace characters; right after a '.' a key's space
+ * may be missing from the text ('S.Ct.' finds 'S. Ct.') and a space in the text may be missing
+ * from the key ('F. Supp.3d' finds 'F.Supp.3d').
  */
-export function walkTrie(root: TrieNode, text: string, pos: number, out: [number, ReporterString][]): void {
-  out.length = 0
-  visit(root, text, pos, pos, false, 0, out)
-  if (out.length > 1) {
-    out.sort((a, b) => b[0] - a[0])
-    // the same string reached through different whitespace paths: keep one
-    for (let k = out.length - 1; k > 0; k--) if (out[k][0] === out[k - 1][0] && out[k][1] === out[k - 1][1]) out.splice(k, 1)
+export function walkTrie(t: CompactTrie, text: string, pos: number, out: TrieHits): void {
+  out.n = 0
+  visit(t, text, pos, 0, pos, false, 0, out)
+  const n = out.n
+  if (n > 1) {
+    // insertion sort by end, descending; drop duplicates reached through different whitespace paths
+    for (let a = 1; a < n; a++) {
+      const e = out.end[a]
+      const r = out.rs[a]
+      let b = a - 1
+      while (b >= 0 && out.end[b] < e) { out.end[b + 1] = out.end[b]; out.rs[b + 1] = out.rs[b]; b-- }
+      out.end[b + 1] = e
+      out.rs[b + 1] = r
+    }
+    let w = 1
+    for (let a = 1; a < n; a++) if (out.end[a] !== out.end[w - 1] || out.rs[a] !== out.rs[w - 1]) { out.end[w] = out.end[a]; out.rs[w] = out.rs[a]; w++ }
+    out.n = w
   }
 }
 
-function visit(node: TrieNode, text: string, pos: number, i: number, prevDot: boolean, depth: number, out: [number, ReporterString][]): void {
+function push(out: TrieHits, end: number, rs: ReporterString) {
+  if (out.n < out.end.length) { out.end[out.n] = end; out.rs[out.n] = rs; out.n++ }
+}
+
+function visit(t: CompactTrie, text: string, pos: number, node: number, i: number, prevDot: boolean, depth: number, out: TrieHits): void {
   const n = text.length
   for (;;) {
-    if (node.term && i > pos) out.push([i, node.term])
+    const term = t.term[node]
+    if (term >= 0 && i > pos) push(out, i, t.strings[term])
     if (i >= n || depth > 80) return
     const raw = text.charCodeAt(i)
-    if (isSpaceCode(raw)) {
+    if (raw === 32 || isSpaceCode(raw)) {
       let j = i + 1
       while (j < n && isSpaceCode(text.charCodeAt(j))) j++
-      const sp = node.next.get(32)
-      if (sp) { node = sp; i = j; prevDot = false; depth++; continue }
+      const sp = t.space[node]
+      if (sp >= 0) { node = sp; i = j; prevDot = false; depth++; continue }
       if (prevDot && j < n) {
         const c2 = foldChar(text.charCodeAt(j))
-        const nx = node.next.get(c2)
-        if (nx) { node = nx; i = j + 1; prevDot = c2 === 46; depth++; continue }
+        const nx = child(t, node, c2)
+        if (nx >= 0) { node = nx; i = j + 1; prevDot = c2 === 46; depth++; continue }
       }
       return
     }
-    const c = foldChar(raw)
-    const nx = node.next.get(c)
+    const c = raw === 0x2019 || raw === 0x2018 || raw === 0x02bc ? 39 : raw
+    const nx = child(t, node, c)
     if (prevDot) {
-      const sp = node.next.get(32)
-      const nx2 = sp ? sp.next.get(c) : undefined
-      if (nx2) {
-        if (nx) visit(nx, text, pos, i + 1, c === 46, depth + 1, out)
+      const sp = t.space[node]
+      const nx2 = sp >= 0 ? child(t, sp, c) : -1
+      if (nx2 >= 0) {
+        if (nx >= 0) visit(t, text, pos, nx, i + 1, c === 46, depth + 1, out)
         node = nx2; i = i + 1; prevDot = c === 46; depth += 2; continue
       }
     }
-    if (!nx) return
+    if (nx < 0) return
     node = nx; i = i + 1; prevDot = c === 46; depth++
   }
 }
@@ -299,6 +389,7 @@ function buildMatcher(): Matcher {
   const skipped: { template: string; reason: string }[] = []
   const patternCache = new Map<string, { pattern: Pattern; anchor: string | null } | null>()
   let nextId = 0
+  const preBySource = new Map<string, { re: RegExp; id: number }>()
   const compile = (template: string, short = false): { pattern: Pattern; anchor: string | null } | null => {
     const cacheKey = (short ? 'S:' : '') + template
     if (patternCache.has(cacheKey)) return patternCache.get(cacheKey)!
@@ -308,9 +399,17 @@ function buildMatcher(): Matcher {
       if (!parts) skipped.push({ template, reason: 'no $reporter / (?P<reporter>) anchor' })
       else if (/\$[a-z]/.test((parts.pre ?? '') + parts.post)) skipped.push({ template, reason: 'undefined $variable' })
       else {
-        const pre = parts.pre === null ? null : new RegExp(`(?<=${PRE_BOUNDARY}(?<__pre>${parts.pre}))`, 'y')
+        let pre: RegExp | null = null
+        let preId = -1
+        if (parts.pre !== null) {
+          const src = `(?<=${PRE_BOUNDARY}(?<__pre>${parts.pre}))`
+          let shared = preBySource.get(src)
+          if (!shared) { shared = { re: new RegExp(src, 'y'), id: preBySource.size }; preBySource.set(src, shared) }
+          pre = shared.re
+          preId = shared.id
+        }
         const post = new RegExp(parts.post + POST_BOUNDARY, 'y')
-        result = { pattern: { id: nextId++, template, pre, post, atStart: parts.atStart, short }, anchor: parts.anchor }
+        result = { pattern: { id: nextId++, template, pre, preId, post, atStart: parts.atStart, short }, anchor: parts.anchor }
       }
     } catch (e) {
       skipped.push({ template, reason: (e as Error).message })
@@ -361,7 +460,7 @@ function buildMatcher(): Matcher {
       for (const [ek, ed] of Object.entries(rep.editions)) {
         const templates = ed.regexes && ed.regexes.length ? ed.regexes : ['$full_cite']
         const ref: EditionRef = {
-          kind: 'case', canonical: ek, name: rep.name, cite_type: rep.cite_type,
+          kind: 'case', canonical: ek, norm: normKey(ek), name: rep.name, cite_type: rep.cite_type,
           startYear: yearOf(ed.start), endYear: yearOf(ed.end), family, patterns: [],
         }
         const { named, anchored } = compileAll(ref, templates, [SHORT])
@@ -382,7 +481,7 @@ function buildMatcher(): Matcher {
       for (const law of list) {
         const templates = law.regexes && law.regexes.length ? law.regexes : ['$full_cite']
         const ref: EditionRef = {
-          kind, canonical: key, name: law.name, cite_type: law.cite_type,
+          kind, canonical: key, norm: normKey(key), name: law.name, cite_type: law.cite_type,
           startYear: yearOf(law.start), endYear: yearOf(law.end), family: key, patterns: [],
         }
         const { named, anchored } = compileAll(ref, templates)
@@ -409,6 +508,6 @@ function buildMatcher(): Matcher {
     if (arr) arr.push(rs)
     else compact.set(ck, [rs])
   }
-  return { root, startChars, strings, compact, editionCount, patternCount: nextId, skipped }
+  return { trie: compactTrie(root), startChars, strings, compact, editionCount, patternCount: nextId, preCount: preBySource.size, skipped }
 }
 

@@ -7,7 +7,7 @@
  * by those strings are tried, anchored at that position (prefix as a sticky look-behind, suffix as
  * a sticky regex). Nothing loops over reporters and no regex scans the whole text.
  */
-import { getMatcher, walkTrie, normKey, type EditionRef, type Plan, type ReporterString } from './data.js'
+import { getMatcher, walkTrie, newHits, normKey, type EditionRef, type Plan, type TrieHits } from './data.js'
 import { courtIdFor } from './courts.js'
 import type { CitationCandidate, CitationKind, FoundCitation } from './types.js'
 
@@ -16,6 +16,8 @@ interface Raw {
   cit: FoundCitation
   refs: EditionRef[]
   written: string
+  /** the pattern captured the whole reporter itself ('Cal. Penal Code'): normalise to that text */
+  ownReporter?: boolean
 }
 
 // characters that may not directly precede a citation start (inside a word / abbreviation)
@@ -118,7 +120,7 @@ export function chooseEdition(refs: EditionRef[], written: string, year?: number
     if (f.length) pool = f
   }
   const w = normKey(written)
-  return pool.find((r) => normKey(r.canonical) === w) ?? pool[0]
+  return pool.find((r) => r.norm === w) ?? pool[0]
 }
 
 function finish(raw: Raw): FoundCitation {
@@ -137,7 +139,7 @@ function finish(raw: Raw): FoundCitation {
   c.candidates = candidates
   c.reporter = chosen.canonical
   const norm = new Set<string>()
-  for (const r of ordered) norm.add(normalizedOf(c, r.canonical))
+  for (const r of ordered) norm.add(normalizedOf(c, raw.ownReporter ? raw.written : r.canonical))
   c.normalized = [...norm]
   if (c.kind === 'full_case' || c.kind === 'short_case') {
     if (c.court === undefined && SCOTUS_FAMILIES.has(chosen.family)) c.court = 'scotus'
@@ -151,27 +153,62 @@ function normalizedOf(c: FoundCitation, canonical: string): string {
   return [c.volume, canonical, c.page].filter((x) => x !== undefined && x !== '').join(' ')
 }
 
+/** Same citation with its fields in a fixed, readable order and no undefined fields. */
+function tidy(c: FoundCitation): FoundCitation {
+  const o = { kind: c.kind, matchedText: c.matchedText, start: c.start, end: c.end, fullEnd: c.fullEnd } as FoundCitation
+  if (c.volume !== undefined) o.volume = c.volume
+  if (c.reporter !== undefined) o.reporter = c.reporter
+  if (c.page !== undefined) o.page = c.page
+  if (c.reporterFound !== undefined) o.reporterFound = c.reporterFound
+  if (c.pinCite !== undefined) o.pinCite = c.pinCite
+  if (c.court !== undefined) o.court = c.court
+  if (c.courtText !== undefined) o.courtText = c.courtText
+  if (c.year !== undefined) o.year = c.year
+  if (c.parenthetical !== undefined) o.parenthetical = c.parenthetical
+  if (c.antecedent !== undefined) o.antecedent = c.antecedent
+  if (c.title !== undefined) o.title = c.title
+  if (c.section !== undefined) o.section = c.section
+  o.candidates = c.candidates
+  o.normalized = c.normalized
+  if (c.extra !== undefined) o.extra = c.extra
+  return o
+}
+
 // ---------------------------------------------------------------------------------------------
 // the pass
 
 interface Hit { s: number; e: number; plan: Plan; groups: Record<string, string> }
 
+const SUBSECTION_RE = /(?:\((?:[a-zA-Z]{1,4}|\d{1,3})\))+(?![\w])/y
 const KIND_RANK: Record<string, number> = { case: 0, law: 1, journal: 2 }
 const STD_GROUPS = new Set(['volume', 'page', 'reporter', 'pin', '__pre', 'title', 'section', 'chapter'])
 
-function tryStrings(t: string, i: number, terms: [number, ReporterString][], minStart: number): Raw | null {
-  for (const [anchorEnd, rs] of terms) {
+// per-position cache of prefix look-behind results, indexed by Pattern.preId
+let preGen = 0
+let preStamp = new Int32Array(0)
+let preVal: (RegExpExecArray | null)[] = []
+
+function tryStrings(t: string, i: number, terms: TrieHits, minStart: number, preCount: number): Raw | null {
+  if (preStamp.length < preCount) { preStamp = new Int32Array(preCount); preVal = new Array(preCount).fill(null) }
+  preGen = (preGen + 1) | 0
+  for (let k = 0; k < terms.n; k++) {
+    const anchorEnd = terms.end[k]
+    const rs = terms.rs[k]
     let best: Hit | null = null
-    const hits: Hit[] = []
+    let hits: Hit[] | null = null
     for (const plan of rs.plans) {
       const p = plan.pattern
       let s = i
-      let preGroups: Record<string, string> | undefined
+      let m: RegExpExecArray | null = null
       if (p.pre) {
-        p.pre.lastIndex = i
-        const m = p.pre.exec(t)
+        if (preStamp[p.preId] === preGen) m = preVal[p.preId]
+        else {
+          p.pre.lastIndex = i
+          m = p.pre.exec(t)
+          preStamp[p.preId] = preGen
+          preVal[p.preId] = m
+        }
         if (!m) continue
-        preGroups = m.groups
         s = i - (m.groups?.__pre?.length ?? 0)
       } else if (i > 0 && isAlnum(t.charCodeAt(i - 1))) continue
       if (s < minStart) continue
@@ -180,8 +217,10 @@ function tryStrings(t: string, i: number, terms: [number, ReporterString][], min
       if (!m2) continue
       const e = p.post.lastIndex
       const groups: Record<string, string> = {}
-      for (const g of [preGroups, m2.groups]) if (g) for (const [k, v] of Object.entries(g)) if (v !== undefined && groups[k] === undefined) groups[k] = v
+      if (m?.groups) for (const key in m.groups) { const v = m.groups[key]; if (v !== undefined) groups[key] = v }
+      if (m2.groups) for (const key in m2.groups) { const v = m2.groups[key]; if (v !== undefined && groups[key] === undefined) groups[key] = v }
       const hit = { s, e, plan, groups }
+      if (!hits) hits = []
       hits.push(hit)
       if (!best || rank(hit) < rank(best)) best = hit
     }
@@ -189,11 +228,17 @@ function tryStrings(t: string, i: number, terms: [number, ReporterString][], min
     const b = best
     const bestKind = kindOf(b)
     const refs: EditionRef[] = []
-    for (const h of hits) {
+    for (const h of hits!) {
       if (h.s !== b.s || h.e !== b.e || h.plan.pattern.short !== b.plan.pattern.short) continue
       for (const r of h.plan.refs) if (r.kind === bestKind && !refs.includes(r)) refs.push(r)
     }
     const g = b.groups
+    if (bestKind === 'law' && g.section !== undefined) {
+      // subsections the data's section regex leaves out: '§ 922(g)(1)', '§ 1630.2(h)'
+      SUBSECTION_RE.lastIndex = b.e
+      const sm = SUBSECTION_RE.exec(t)
+      if (sm) { g.section += sm[0]; b.e += sm[0].length }
+    }
     const written = (g.reporter ?? t.slice(i, anchorEnd)).replace(/\s+/g, ' ').trim()
     const kind: CitationKind = bestKind === 'law' ? 'law' : bestKind === 'journal' ? 'journal' : b.plan.pattern.short ? 'short_case' : 'full_case'
     const cit: FoundCitation = {
@@ -217,7 +262,7 @@ function tryStrings(t: string, i: number, terms: [number, ReporterString][], min
       after = parseAfter(t, b.e, false)
     } else after = parseAfter(t, b.e, true)
     applyAfter(cit, after)
-    return { cit, refs, written }
+    return { cit, refs, written, ownReporter: b.plan.pattern.atStart }
   }
   return null
 }
@@ -277,34 +322,57 @@ function matchSupra(t: string, i: number): Raw | null {
   return { cit, refs: [], written: '' }
 }
 
+const hits = newHits()
+
 /** Extracts citations from plain text; offsets are into `t`. */
 export function extractFromPlain(t: string): FoundCitation[] {
   const m = getMatcher()
   const starts = m.startChars
   const raws: Raw[] = []
-  const terms: [number, ReporterString][] = []
+  const terms = hits
   const n = t.length
   let minStart = 0
+  // a law cite's optional trailing ', <number>' may really be the volume of the next citation
+  // ('Pub. L. No. 111-148, 124 Stat. 119'): the next citation may start there and trims it
+  let stealFrom = -1
   for (let i = 0; i < n; i++) {
     const c = t.charCodeAt(i)
     const isIdChar = c === 73 || c === 105
     if (!starts[c] && !isIdChar && c !== 115) continue
     if (i > 0 && BLOCK_PREV[t.charCodeAt(i - 1)]) continue
     let r: Raw | null = null
-    if (isIdChar) r = matchId(t, i)
-    else if (c === 115) r = matchSupra(t, i)
+    if (isIdChar) { const c1 = t.charCodeAt(i + 1); if (c1 === 100 || c1 === 98) r = matchId(t, i) }
+    else if (c === 115 && t.charCodeAt(i + 1) === 117) r = matchSupra(t, i)
     if (!r && starts[c]) {
-      walkTrie(m.root, t, i, terms)
-      if (terms.length) r = tryStrings(t, i, terms, minStart)
+      walkTrie(m.trie, t, i, terms)
+      if (terms.n) {
+        r = tryStrings(t, i, terms, stealFrom >= 0 ? stealFrom : minStart, m.preCount)
+        if (r && r.cit.start < minStart) trimTail(t, raws[raws.length - 1].cit, r.cit.start)
+      }
     }
     if (r) {
       raws.push(r)
       minStart = r.cit.end
+      stealFrom = -1
+      if (r.cit.kind === 'law') {
+        const tail = /,\s*(\d+)$/.exec(r.cit.matchedText)
+        if (tail) stealFrom = r.cit.start + tail.index + tail[0].length - tail[1].length
+      }
       i = r.cit.end - 1
     }
   }
   inheritFromParallels(t, raws)
-  return raws.map(finish)
+  return raws.map((r) => tidy(finish(r)))
+}
+
+/** Cuts a law citation back to before the ', <number>' that the next citation starts with. */
+function trimTail(t: string, c: FoundCitation, nextStart: number) {
+  let e = nextStart
+  while (e > c.start && /[\s,]/.test(t[e - 1])) e--
+  const cut = t.slice(e, c.end)
+  c.end = c.fullEnd = e
+  c.matchedText = t.slice(c.start, e)
+  if (c.section !== undefined && cut.replace(/[\s,]/g, '') === c.section) delete c.section
 }
 
 /** `576 U.S. 644, 135 S. Ct. 2584 (2015)`: a case citation followed only by ', ' and another full
