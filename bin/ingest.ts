@@ -45,7 +45,11 @@ export async function ingestSample(rt: Runtime, opts: { opinions: number; seed: 
   let opinions = 0
   try {
     const courts = loadCourts()
-    for (const { resource, record } of generateSample({ seed: opts.seed, opinions: opts.opinions, courts })) {
+    const all = function* () {
+      for (const record of courts) yield { resource: 'courts', record }
+      yield* generateSample({ seed: opts.seed, opinions: opts.opinions, courts })
+    }
+    for (const { resource, record } of all()) {
       await pub.upsert(resource, record)
       byResource[resource] = (byResource[resource] ?? 0) + 1
       records++
