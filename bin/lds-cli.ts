@@ -3,7 +3,12 @@
  * command that needs them, so `lds run` starts without reading the data sets.
  */
 import { Command, InvalidArgumentError } from 'commander'
-import { createRuntime, prepare, startProcessors } from './runtime.js'
+import { createRuntime as createRuntimeWith, prepare, startProcessors } from './runtime.js'
+import { loadConfig } from '../core/config.js'
+import { createLogger } from '../core/logger.js'
+
+/** Command runtimes log to stderr: stdout carries only what the command prints. */
+const createRuntime = () => { const cfg = loadConfig(); return createRuntimeWith(cfg, createLogger(cfg, { stderr: true })) }
 import { createUser, userVisible } from './users.js'
 import { buildApp } from '../api/app.js'
 import { entityTopic } from '../schemas/registry.js'

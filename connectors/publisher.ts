@@ -8,7 +8,7 @@ import type { Kafka, Producer, Message } from 'kafkajs'
 import type { Config } from '../core/config.js'
 import type { Logger } from '../core/logger.js'
 import type { SchemaRegistry } from '../core/registry.js'
-import { ensureTopics, compactedTopic } from '../core/kafka.js'
+import { ensureTopics, compactedTopic, idempotentProducer } from '../core/kafka.js'
 import type { Catalogue } from '../schemas/catalogue/index.js'
 import { toAvro } from '../schemas/avro.js'
 import { entityTopic, registerEntitySchemas } from '../schemas/registry.js'
@@ -92,7 +92,7 @@ export function createPublisher(deps: {
           codec: createEntityCodec(cat, r), buffer: [], bytes: 0,
         })
       }
-      producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 })
+      producer = idempotentProducer(kafka)
       await producer.connect()
     },
     async upsert(resource, record) {

@@ -1,4 +1,4 @@
-import { Kafka, logLevel, type Producer, type Admin, type ITopicConfig } from 'kafkajs'
+import { Kafka, logLevel, Partitioners, type Producer, type Admin, type ITopicConfig, type ProducerConfig } from 'kafkajs'
 import type { Config } from './config.js'
 import type { Logger } from './logger.js'
 
@@ -26,6 +26,14 @@ export function createKafka(cfg: Pick<Config, 'kafkaBrokers'>, log: Logger, clie
       klog[retriable ? 'debug' : (LEVELS[level] ?? 'info')](rest, message)
     },
   })
+}
+
+/**
+ * An idempotent producer: retried without limit (a bounded retry could drop a write), and the
+ * default murmur2 partitioner (the same partition for a key as Java clients choose).
+ */
+export function idempotentProducer(kafka: Kafka, extra: ProducerConfig = {}): Producer {
+  return kafka.producer({ idempotent: true, maxInFlightRequests: 1, createPartitioner: Partitioners.DefaultPartitioner, retry: { retries: Number.MAX_SAFE_INTEGER, maxRetryTime: 10_000 }, ...extra })
 }
 
 export const topicName = (cfg: Pick<Config, 'topicPrefix'>, kind: 'entity' | 'dlq' | 'command' | 'events', name: string) =>

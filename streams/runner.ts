@@ -11,7 +11,7 @@ import type { Kafka, Consumer, Producer, KafkaMessage } from 'kafkajs'
 import pRetry from 'p-retry'
 import type { Logger } from '../core/logger.js'
 import { streamEvents, consumerLag } from '../core/metrics.js'
-import { ensureTopics, plainTopic } from '../core/kafka.js'
+import { ensureTopics, plainTopic, idempotentProducer } from '../core/kafka.js'
 
 export interface Incoming { topic: string; partition: number; message: KafkaMessage }
 
@@ -38,7 +38,7 @@ export async function startStream<E, Out>(def: StreamDef<E, Out>, deps: { kafka:
   await admin.connect()
   try { await ensureTopics(admin, [plainTopic(def.dlqTopic, 1, 30 * 24 * 3600_000)]) } finally { await admin.disconnect() }
 
-  const dlq: Producer = deps.kafka.producer({ idempotent: true, maxInFlightRequests: 1 })
+  const dlq: Producer = idempotentProducer(deps.kafka)
   await dlq.connect()
   const consumer = deps.kafka.consumer({
     groupId: def.groupId, sessionTimeout: 30_000, heartbeatInterval: 3_000,
