@@ -35,7 +35,7 @@ function opinion(id: number): Record<string, unknown> {
 }
 
 function bar(label: string) {
-  const b = new cliProgress.SingleBar({ format: `${label} |{bar}| {value}/{total} | {rate}/s`, hideCursor: true }, cliProgress.Presets.shades_classic)
+  const b = new cliProgress.SingleBar({ format: `${label} |{bar}| {value}/{total} | {rate}/s`, hideCursor: true, noTTYOutput: true, notTTYSchedule: 5000 }, cliProgress.Presets.shades_classic)
   b.start(N, 0, { rate: 0 })
   return b
 }

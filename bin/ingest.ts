@@ -38,7 +38,7 @@ export async function ingestSample(rt: Runtime, opts: { opinions: number; seed: 
   const byResource: Record<string, number> = {}
   const bar = opts.progress === false ? undefined : new cliProgress.SingleBar({
     format: 'sample |{bar}| {value}/{total} opinions | {records} records | {rate} rec/s | eta {eta_formatted}',
-    hideCursor: true, etaBuffer: 50,
+    hideCursor: true, noTTYOutput: true, notTTYSchedule: 5000, etaBuffer: 50,
   }, cliProgress.Presets.shades_classic)
   bar?.start(opts.opinions, 0, { records: 0, rate: 0 })
   let records = 0

@@ -45,7 +45,7 @@ ingest.command('bulk <dir>')
       const { ingestBulk } = await import('./ingest-bulk.js')
       const s = await ingestBulk(rt, dir, { deadLetterPath: o.deadLetters })
       console.log(JSON.stringify(s, null, 2))
-      if (s.invalid) process.exitCode = 2
+      if (s.refused) process.exitCode = 2
     } finally { await rt.close() }
   })
 

@@ -3,6 +3,9 @@
  * citations make, and html_with_citations with links to the cited clusters.
  */
 import { createHash } from 'node:crypto'
+import { edgeId } from '../core/edges.js'
+
+export { edgeId }
 
 /** The text fields in the order the reference prefers them when building html_with_citations. */
 const HTML_SOURCES = ['html_partner_a', 'html_partner_b', 'xml_partner_c', 'html_anon_2020', 'html'] as const
@@ -18,11 +21,6 @@ export function sourceText(opinion: Record<string, unknown>): { text: string; ht
 
 export const textHash = (s: string) => createHash('sha1').update(s).digest('hex')
 
-/** A stable 53-bit id for the edge (citing, cited), so re-processing upserts the same edge. */
-export function edgeId(citing: number, cited: number): number {
-  const h = createHash('sha256').update(`${citing}:${cited}`).digest()
-  return (h.readUInt32BE(0) & 0x1fffff) * 2 ** 32 + h.readUInt32BE(4)
-}
 
 export interface ResolvedCite {
   start: number; end: number; matchedText: string; key: string
