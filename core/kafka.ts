@@ -1,4 +1,5 @@
 import { Kafka, logLevel, Partitioners, type Producer, type Admin, type ITopicConfig, type ProducerConfig } from 'kafkajs'
+import pRetry from 'p-retry'
 import type { Config } from './config.js'
 import type { Logger } from './logger.js'
 
@@ -39,17 +40,23 @@ export function idempotentProducer(kafka: Kafka, extra: ProducerConfig = {}): Pr
 export const topicName = (cfg: Pick<Config, 'topicPrefix'>, kind: 'entity' | 'dlq' | 'command' | 'events', name: string) =>
   `${cfg.topicPrefix}${kind}.${name}`
 
-/** Create topics that do not exist yet; existing topics are left as they are. */
+/**
+ * Create topics that do not exist yet; existing topics are left as they are. A broker busy
+ * creating many topics can answer "unknown topic" while leaders are elected; such retriable
+ * answers are retried with backoff.
+ */
 export async function ensureTopics(admin: Admin, topics: ITopicConfig[]): Promise<void> {
-  const existing = new Set(await admin.listTopics())
-  const missing = topics.filter((t) => !existing.has(t.topic))
-  if (missing.length === 0) return
-  try {
-    await admin.createTopics({ topics: missing, waitForLeaders: true })
-  } catch (err) {
-    // Another process may have created one of them between list and create.
-    if (!String((err as Error).message).includes('already exists')) throw err
-  }
+  await pRetry(async () => {
+    const existing = new Set(await admin.listTopics())
+    const missing = topics.filter((t) => !existing.has(t.topic))
+    if (missing.length === 0) return
+    try {
+      await admin.createTopics({ topics: missing, waitForLeaders: true })
+    } catch (err) {
+      // Another process may have created one of them between list and create.
+      if (!String((err as Error).message).includes('already exists')) throw err
+    }
+  }, { retries: 6, minTimeout: 250, factor: 2, shouldRetry: ({ error }) => (error as Error & { retriable?: boolean }).retriable === true })
 }
 
 /** Compacted entity topics keep the latest state of every key forever: the bulk-data interface. */
