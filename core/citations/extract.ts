@@ -153,25 +153,16 @@ function normalizedOf(c: FoundCitation, canonical: string): string {
   return [c.volume, canonical, c.page].filter((x) => x !== undefined && x !== '').join(' ')
 }
 
+const OPTIONAL_BEFORE = ['volume', 'reporter', 'page', 'reporterFound', 'pinCite', 'court', 'courtText', 'year', 'parenthetical', 'antecedent', 'title', 'section'] as const
+
 /** Same citation with its fields in a fixed, readable order and no undefined fields. */
 function tidy(c: FoundCitation): FoundCitation {
-  const o = { kind: c.kind, matchedText: c.matchedText, start: c.start, end: c.end, fullEnd: c.fullEnd } as FoundCitation
-  if (c.volume !== undefined) o.volume = c.volume
-  if (c.reporter !== undefined) o.reporter = c.reporter
-  if (c.page !== undefined) o.page = c.page
-  if (c.reporterFound !== undefined) o.reporterFound = c.reporterFound
-  if (c.pinCite !== undefined) o.pinCite = c.pinCite
-  if (c.court !== undefined) o.court = c.court
-  if (c.courtText !== undefined) o.courtText = c.courtText
-  if (c.year !== undefined) o.year = c.year
-  if (c.parenthetical !== undefined) o.parenthetical = c.parenthetical
-  if (c.antecedent !== undefined) o.antecedent = c.antecedent
-  if (c.title !== undefined) o.title = c.title
-  if (c.section !== undefined) o.section = c.section
+  const o: Record<string, unknown> = { kind: c.kind, matchedText: c.matchedText, start: c.start, end: c.end, fullEnd: c.fullEnd }
+  for (const k of OPTIONAL_BEFORE) if (c[k] !== undefined) o[k] = c[k]
   o.candidates = c.candidates
   o.normalized = c.normalized
   if (c.extra !== undefined) o.extra = c.extra
-  return o
+  return o as unknown as FoundCitation
 }
 
 // ---------------------------------------------------------------------------------------------
