@@ -13,7 +13,6 @@ import { migrate } from '../schemas/migrate.js'
 import { registerEntitySchemas } from '../schemas/registry.js'
 import { startTableSink } from '../streams/table-sink.js'
 import { startCitationNetwork, ensureCitationState } from '../streams/citation-network.js'
-import type { RunningStream } from '../streams/runner.js'
 import { createPublisher, type Publisher } from '../connectors/publisher.js'
 
 export interface Runtime {
@@ -41,11 +40,14 @@ export async function prepare(rt: Runtime): Promise<void> {
   await ensureCitationState(rt.db)
 }
 
-export async function startProcessors(rt: Runtime): Promise<RunningStream[]> {
+export interface Stoppable { stop(): Promise<void> }
+
+/** Every processor, in one process. Stopping them stops the citation network's publisher last. */
+export async function startProcessors(rt: Runtime): Promise<Stoppable[]> {
   const publisher = await openPublisher(rt)
   const sink = await startTableSink(rt)
   const network = await startCitationNetwork({ ...rt, publisher })
-  return [sink, network, { consumer: network.consumer, stop: () => publisher.stop() }]
+  return [sink, network, publisher]
 }
 
 export async function openPublisher(rt: Runtime, onInvalid?: (resource: string, record: Record<string, unknown>, reason: string) => void): Promise<Publisher> {

@@ -18,7 +18,7 @@ function coerce(c: ColumnSpec, v: unknown): unknown {
     if (c.nullable) return null
     if (c.array) return []
     if (c.kind === 'json') return ''
-    if (c.kind === 'fk' || c.kind === 'int' && c.field === 'id') throw new InvalidRecord(`${c.column} is required`)
+    if (c.kind === 'fk' || (c.kind === 'int' && c.field === 'id')) throw new InvalidRecord(`${c.column} is required`)
     return EMPTY[c.kind]
   }
   switch (c.kind) {

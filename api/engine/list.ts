@@ -58,7 +58,7 @@ export function compileReader(cat: Catalogue, r: ResourceDef, serializer: Serial
   async function render(rows: Row[], req: ListRequest, ctx: RequestContext) {
     const objs = await serializer(rows, ctx)
     const select = compileFieldSelection({
-      fields: ctx.version === 'v3' ? first(req.params, 'fields') : first(req.params, 'fields'),
+      fields: first(req.params, 'fields'),
       omit: ctx.version === 'v4' ? first(req.params, 'omit') : first(req.params, 'fields!'),
       version: ctx.version,
     })
