@@ -3,11 +3,13 @@
  * for N generated opinions (default 1,000,000), against a peer measured in the same run:
  * the same rows inserted straight into ClickHouse (JSONEachRow, batches of 50k), the ceiling
  * the sink cannot beat. Prints both rates and their ratio.
- *   npx tsx bench/ingest.ts [--opinions 1000000] [--text-bytes 400]
+ *   npx tsx bench/ingest.ts [--opinions 1000000] [--text-bytes 400] [--profile]
  * Needs the local infrastructure (npm run infra -- up). Uses its own topics and database,
  * removed at the end.
  */
 import { randomBytes } from 'node:crypto'
+import { writeFileSync } from 'node:fs'
+import inspector from 'node:inspector/promises'
 import cliProgress from 'cli-progress'
 import { loadConfig } from '../core/config.js'
 import { createLogger } from '../core/logger.js'
@@ -72,7 +74,9 @@ try {
   b.update(N); b.stop()
   const publishRate = N / ((performance.now() - t0) / 1000)
 
-  // 2. The sink drains the backlog into ClickHouse.
+  // 2. The sink drains the backlog into ClickHouse (--profile writes a CPU profile of this phase alone).
+  const profiler = process.argv.includes('--profile') ? new inspector.Session() : undefined
+  if (profiler) { profiler.connect(); await profiler.post('Profiler.enable'); await profiler.post('Profiler.start') }
   b = bar('sink   ')
   t0 = performance.now()
   const sink = await startTableSink({ ...rt, resources: ['opinions'] })
@@ -84,6 +88,11 @@ try {
   }
   const sinkSeconds = (performance.now() - t0) / 1000
   b.stop()
+  if (profiler) {
+    const { profile } = await profiler.post('Profiler.stop')
+    writeFileSync('sink.cpuprofile', JSON.stringify(profile))
+    console.log('CPU profile of the sink phase written to sink.cpuprofile')
+  }
   await sink.stop()
 
   // 3. Peer: the same rows straight into a copy of the table.

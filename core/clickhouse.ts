@@ -11,6 +11,8 @@ export interface Db {
   query<T = Record<string, unknown>>(q: Sql, opts?: { settings?: Record<string, unknown> }): Promise<T[]>
   command(q: Sql): Promise<void>
   insert(table: string, rows: readonly Record<string, unknown>[]): Promise<void>
+  /** Rows as arrays in the order of `columns` (JSONCompactEachRow): no per-row objects or keys. */
+  insertCompact(table: string, columns: readonly string[], rows: readonly unknown[][]): Promise<void>
   ping(): Promise<boolean>
   close(): Promise<void>
 }
@@ -49,6 +51,12 @@ export function createDb(cfg: Pick<Config, 'clickhouseUrl' | 'clickhouseDatabase
       new Identifier(table) // table names come from the catalogue; refuse anything else
       // Qualified, so a client whose session database differs (migrations) still writes to ours.
       await client.insert({ table: `\`${database}\`.\`${table}\``, values: rows as Record<string, unknown>[], format: 'JSONEachRow' })
+    },
+    async insertCompact(table, columns, rows) {
+      if (rows.length === 0) return
+      new Identifier(table)
+      columns.forEach((c) => new Identifier(c))
+      await client.insert({ table: `\`${database}\`.\`${table}\``, columns: [...columns] as [string, ...string[]], values: rows as unknown[][], format: 'JSONCompactEachRow' })
     },
     async ping() {
       const r = await client.ping()
