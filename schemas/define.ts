@@ -41,14 +41,20 @@ export interface FilterDef {
   reverse?: string
   /** A multiple-choice filter accepts several values (repeated or comma-separated). */
   multiple?: boolean
+  /** The filter class OPTIONS shows, where the field kind does not decide it (choice fields). */
+  type?: 'ChoiceFilter' | 'ModelChoiceFilter'
 }
 
 export type Access = 'public' | 'authenticated'
 
 export interface ResourceDef {
   name: string
-  /** Singular model name used in messages: "No Docket matches the given query." */
+  /** Human name of the endpoint: "Opinion Cluster" gives "Opinion Cluster List" in OPTIONS. */
   label: string
+  /** Model name in not-found messages, as the reference spells it: "No OpinionCluster matches the given query." */
+  model: string
+  /** Plural shown by related filters: "See available filters for 'Opinion Clusters'". */
+  plural: string
   table: string
   key: 'id'
   keyKind: 'int' | 'string'
@@ -104,6 +110,7 @@ export const t = {
 }
 export { N }
 
+export const TEXT_CHOICE = ['exact', 'iexact', 'startswith', 'istartswith'] as const
 export const f = {
   int: { lookups: LOOKUPS.INT } as FilterDef,
   date: { lookups: LOOKUPS.DATE } as FilterDef,
@@ -116,6 +123,9 @@ export const f = {
   /** Related filter through `via`, a foreign key or many-to-many field of `related` that points here. */
   back: (related: string, via: string): FilterDef => ({ related, reverse: via }),
   multi: { lookups: LOOKUPS.EXACT, multiple: true } as FilterDef,
+  choice: (...lookups: Lookup[]): FilterDef => ({ lookups: lookups.length ? lookups : ['exact'], type: 'ChoiceFilter' }),
+  /** Exact match on a foreign key's id, without opening the related resource's filters. */
+  model: (fkColumn: string): FilterDef => ({ lookups: ['exact'], field: fkColumn, type: 'ModelChoiceFilter' }),
 }
 
 /** Filters every timestamped resource shares. */

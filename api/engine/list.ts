@@ -149,7 +149,7 @@ export function compileReader(cat: Catalogue, r: ResourceDef, serializer: Serial
     async detail(id, req, ctx) {
       if (r.keyKind === 'int' && !/^\d+$/.test(id)) throw new LdsError('LDS_ERR_NOT_FOUND')
       const [row] = await fetchByKeys(ctx, r, [id])
-      if (!row) throw new LdsError('LDS_ERR_NOT_FOUND', { detail: `No ${r.label} matches the given query.` })
+      if (!row) throw new LdsError('LDS_ERR_NOT_FOUND', { detail: `No ${r.model} matches the given query.` })
       const [obj] = await render([row], req, ctx)
       return obj
     },

@@ -8,6 +8,7 @@ import type { Catalogue } from '../../schemas/catalogue/index.js'
 import type { Serializer } from '../engine/serialize.js'
 import { compileReader, type ListRequest } from '../engine/list.js'
 import type { RequestContext } from '../engine/context.js'
+import { compileDescription } from '../engine/describe.js'
 import { requestOrigin } from '../origin.js'
 import { LdsError } from '../../core/errors.js'
 import { notAuthenticated } from '../plugins/auth.js'
@@ -28,6 +29,7 @@ export function registerResourceRoutes(app: FastifyInstance, deps: { db: Db; cat
   const { catalogue: cat, db, serializers } = deps
   for (const r of cat.resources.filter((x) => x.api)) {
     const reader = compileReader(cat, r, serializers.get(r.name)!, db.database)
+    const describe = compileDescription(cat, r)
     for (const version of VERSIONS) {
       const ctxOf = (req: FastifyRequest): RequestContext => ({ db, catalogue: cat, origin: requestOrigin(req), version })
       const base = `/api/rest/${version}/${r.name}/`
@@ -37,6 +39,8 @@ export function registerResourceRoutes(app: FastifyInstance, deps: { db: Db; cat
         const { id } = req.params as { id: string }
         return reader.detail(id, queryParams(req), ctxOf(req))
       })
+      app.options(base, { config: { resource: r.name } }, async () => describe('List'))
+      app.options(`${base}:id/`, { config: { resource: r.name } }, async () => describe('Instance'))
       // Writes to case-law resources need model permissions nobody holds through this API:
       // anonymous callers get 401 first, authenticated ones 403, as the reference answers.
       for (const url of [base, `${base}:id/`]) {

@@ -1,7 +1,7 @@
 import { defineResource, t, f, N, TIMESTAMP_FILTERS } from '../define.js'
 
 export const audio = defineResource({
-  name: 'audio', label: 'Audio', table: 'audio', keyKind: 'int',
+  name: 'audio', label: 'Audio', model: 'Audio', plural: 'Audio Files', table: 'audio', keyKind: 'int',
   description: 'Oral argument recordings, linked to their docket and judges.',
   absoluteUrl: (r) => `/audio/${r.id}/case/`,
   fields: {
@@ -32,8 +32,8 @@ export const audio = defineResource({
     stt_transcript: t.string(),
   },
   filters: {
-    ...TIMESTAMP_FILTERS, sha1: f.exact, blocked: f.bool, processing_complete: f.bool, date_blocked: f.date,
-    stt_status: f.int, source: f.multi, docket: f.rel('dockets', 'docket_id'),
+    id: f.int, date_modified: f.datetime, date_created: f.datetime, sha1: f.exact, blocked: f.bool, date_blocked: f.date,
+    processing_complete: f.bool, stt_status: f.choice('exact', 'gte', 'gt', 'lte', 'lt', 'range'), docket: f.rel('dockets', 'docket_id'), source: f.multi,
   },
   orderings: ['id', 'date_created', 'date_modified', 'date_blocked'],
 })

@@ -1,7 +1,7 @@
 import { defineResource, t, f, N, TIMESTAMP_FILTERS } from '../define.js'
 
 export const clusters = defineResource({
-  name: 'clusters', label: 'Opinion Cluster', table: 'clusters', keyKind: 'int', access: 'authenticated',
+  name: 'clusters', label: 'Opinion Cluster', model: 'OpinionCluster', plural: 'Opinion Clusters', table: 'clusters', keyKind: 'int', access: 'authenticated',
   description: 'One decision: the opinions of a case decided together, with its citations and metadata.',
   absoluteUrl: (r) => `/opinion/${r.id}/${r.slug || 'case'}/`,
   fields: {
@@ -54,8 +54,8 @@ export const clusters = defineResource({
   },
   filters: {
     ...TIMESTAMP_FILTERS,
-    date_filed: f.date, date_blocked: f.date, scdb_id: f.exact, scdb_decision_direction: f.exact,
-    precedential_status: f.exact, blocked: f.bool, scdb_votes_majority: f.int, scdb_votes_minority: f.int,
+    date_filed: f.date, date_blocked: f.date, scdb_id: f.exact, scdb_decision_direction: f.choice(),
+    precedential_status: f.choice(), blocked: f.bool, scdb_votes_majority: f.int, scdb_votes_minority: f.int,
     citation_count: f.int, source: f.multi,
     docket: f.rel('dockets', 'docket_id'), panel: f.rel('people'), non_participating_judges: f.rel('people'),
     sub_opinions: f.rel('opinions'), citations: f.rel('citations'),

@@ -1,7 +1,7 @@
 import { defineResource, t, f, N } from '../define.js'
 
 export const courts = defineResource({
-  name: 'courts', label: 'Court', table: 'courts', keyKind: 'string',
+  name: 'courts', label: 'Court', model: 'Court', plural: 'Courts', table: 'courts', keyKind: 'string',
   description: 'Courts and other adjudicating bodies, identified by a short string id.',
   ordering: 'position', cursorOrderings: [],
   fields: {

@@ -1,7 +1,7 @@
 import { defineResource, t, f, N, TIMESTAMP_FILTERS } from '../define.js'
 
 export const dockets = defineResource({
-  name: 'dockets', label: 'Docket', table: 'dockets', keyKind: 'int', access: 'authenticated',
+  name: 'dockets', label: 'Docket', model: 'Docket', plural: 'Dockets', table: 'dockets', keyKind: 'int', access: 'authenticated',
   description: 'Case-level metadata: the court, the parties\u2019 case name, the docket number and its dates.',
   absoluteUrl: (r) => `/docket/${r.id}/${r.slug || 'case'}/`,
   fields: {
@@ -70,7 +70,7 @@ export const dockets = defineResource({
     ...TIMESTAMP_FILTERS,
     date_filed: f.date, date_terminated: f.date, date_last_filing: f.date, date_blocked: f.date,
     docket_number: f.exact, docket_number_core: f.lookups('exact', 'startswith'), nature_of_suit: f.text,
-    records_case_id: f.exact, source: f.lookups('exact', 'in'), blocked: f.bool,
+    records_case_id: f.exact, source: f.choice('exact', 'in'), blocked: f.bool,
     court: f.rel('courts', 'court_id'), clusters: f.rel('clusters'), audio_files: f.rel('audio'),
     assigned_to: f.rel('people', 'assigned_to_id'), referred_to: f.rel('people', 'referred_to_id'), tags: f.rel('tag'),
   },

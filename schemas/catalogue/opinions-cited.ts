@@ -1,7 +1,7 @@
 import { defineResource, t, f, N } from '../define.js'
 
 export const opinionsCited = defineResource({
-  name: 'opinions-cited', label: 'Opinions Cited', table: 'opinions_cited', keyKind: 'int', access: 'authenticated',
+  name: 'opinions-cited', label: 'Opinions Cited', model: 'OpinionsCited', plural: 'Opinions Cited', table: 'opinions_cited', keyKind: 'int', access: 'authenticated',
   description: 'Edges of the citation network: which opinion cites which, and how many times (depth).',
   cursorOrderings: ['id'],
   fields: {

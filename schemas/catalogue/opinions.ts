@@ -1,7 +1,7 @@
 import { defineResource, t, f, N, TIMESTAMP_FILTERS } from '../define.js'
 
 export const opinions = defineResource({
-  name: 'opinions', label: 'Opinion', table: 'opinions', keyKind: 'int', access: 'authenticated',
+  name: 'opinions', label: 'Opinion', model: 'Opinion', plural: 'Opinions', table: 'opinions', keyKind: 'int', access: 'authenticated',
   description: 'The text of one opinion of a decision (lead, concurrence, dissent...) and its author.',
   absoluteUrl: (r) => `/opinion/${r.cluster_id}/case/`,
   fields: {

@@ -1,7 +1,7 @@
-import { defineResource, t, f, N, TIMESTAMP_FILTERS } from '../define.js'
+import { defineResource, t, f, N, TIMESTAMP_FILTERS, TEXT_CHOICE } from '../define.js'
 
 export const people = defineResource({
-  name: 'people', label: 'Person', table: 'people', keyKind: 'int',
+  name: 'people', label: 'Person', model: 'Person', plural: 'People', table: 'people', keyKind: 'int',
   description: 'Judges and other people in the judicial record, with education, ratings and affiliations.',
   absoluteUrl: (r) => `/person/${r.id}/${r.slug || 'person'}/`,
   fields: {
@@ -40,15 +40,15 @@ export const people = defineResource({
     has_photo: t.bool(),
   },
   filters: {
-    ...TIMESTAMP_FILTERS, date_dob: f.date, date_dod: f.date, dob_city: f.text, dob_state: f.exact, dod_city: f.text,
-    dod_state: f.exact, name_first: f.text, name_middle: f.text, name_last: f.text, name_suffix: f.text,
-    fjc_id: f.exact, gender: f.exact, religion: f.exact, has_photo: f.bool, race: f.exact,
-    is_alias_of: f.rel('people', 'is_alias_of_id'), positions: f.rel('positions'),
-    educations: f.rel('educations'), political_affiliations: f.rel('political-affiliations'),
-    sources: f.rel('sources'), aba_ratings: f.rel('aba-ratings'), ftm_eid: f.exact,
+    ...TIMESTAMP_FILTERS, date_dob: f.date, date_dod: f.date, name_first: f.text, name_middle: f.text, name_last: f.text,
+    name_suffix: f.choice(...TEXT_CHOICE), is_alias_of: f.model('is_alias_of_id'), fjc_id: f.exact, ftm_eid: f.exact,
+    dob_city: f.text, dob_state: f.choice(...TEXT_CHOICE), dod_city: f.text, dod_state: f.choice(...TEXT_CHOICE), gender: f.choice(),
+    educations: f.rel('educations'), political_affiliations: f.rel('political-affiliations'), sources: f.rel('sources'),
+    aba_ratings: f.rel('aba-ratings'), positions: f.rel('positions'),
     opinion_clusters_participating_judges: f.back('clusters', 'panel'),
     opinion_clusters_non_participating_judges: f.back('clusters', 'non_participating_judges'),
     opinions_written: f.back('opinions', 'author'), opinions_joined: f.back('opinions', 'joined_by'),
+    race: f.multi,
   },
   orderings: ['id', 'date_created', 'date_modified', 'date_dob', 'date_dod', 'name_last'],
 })

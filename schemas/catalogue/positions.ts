@@ -4,7 +4,7 @@ const MILESTONES = ['date_nominated', 'date_elected', 'date_recess_appointment',
   'date_judicial_committee_action', 'date_hearing', 'date_confirmation', 'date_start', 'date_termination', 'date_retirement'] as const
 
 export const positions = defineResource({
-  name: 'positions', label: 'Position', table: 'positions', keyKind: 'int',
+  name: 'positions', label: 'Position', model: 'Position', plural: 'Positions', table: 'positions', keyKind: 'int',
   description: 'A job a person held: judgeships, with nomination and confirmation milestones, and other positions.',
   fields: {
     resource_uri: t.uri(),
@@ -40,14 +40,13 @@ export const positions = defineResource({
     has_inferred_values: t.bool(),
   },
   filters: {
-    ...TIMESTAMP_FILTERS,
+    id: f.int, position_type: f.choice(), person: f.model('person_id'), appointer: f.model('appointer_id'), predecessor: f.model('predecessor_id'),
+    job_title: f.text, date_created: f.datetime, date_modified: f.datetime,
     ...Object.fromEntries(MILESTONES.map((m) => [m, f.date])),
-    position_type: f.exact, job_title: f.text, sector: f.exact, organization_name: f.text, location_city: f.text,
-    location_state: f.exact, judicial_committee_action: f.exact, termination_reason: f.exact, nomination_process: f.exact,
-    vote_type: f.exact, voice_vote: f.bool, votes_yes: f.int, votes_no: f.int, how_selected: f.exact, has_inferred_values: f.bool,
-    person: f.rel('people', 'person_id'), court: f.rel('courts', 'court_id'), appointer: f.rel('positions', 'appointer_id'),
-    supervisor: f.rel('people', 'supervisor_id'), predecessor: f.rel('people', 'predecessor_id'), school: f.rel('schools', 'school_id'),
-    retention_events: f.rel('retention-events'),
+    judicial_committee_action: f.choice(), nomination_process: f.choice(), voice_vote: f.bool, votes_yes: f.int, votes_no: f.int,
+    how_selected: f.choice(), termination_reason: f.choice(), location_city: f.text, location_state: f.choice('exact', 'iexact', 'startswith', 'istartswith'),
+    court: f.rel('courts', 'court_id'), retention_events: f.rel('retention-events'),
   },
-  orderings: ['id', 'date_created', 'date_modified', ...MILESTONES],
+  // The reference lists retirement before termination here, unlike the field order.
+  orderings: ['id', 'date_created', 'date_modified', ...MILESTONES.slice(0, 8), 'date_retirement', 'date_termination'],
 })

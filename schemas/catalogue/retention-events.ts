@@ -1,7 +1,7 @@
 import { defineResource, t, f, N, TIMESTAMP_FILTERS } from '../define.js'
 
 export const retentionEvents = defineResource({
-  name: 'retention-events', label: 'Retention Event', table: 'retention_events', keyKind: 'int',
+  name: 'retention-events', label: 'Retention Event', model: 'RetentionEvent', plural: 'Retention Events', table: 'retention_events', keyKind: 'int',
   description: 'A reappointment, retention vote or re-election that kept a judge in a position.',
   fields: {
     resource_uri: t.uri(), id: t.int(), position: t.fk('positions'), date_created: t.created(), date_modified: t.modified(),
@@ -9,8 +9,8 @@ export const retentionEvents = defineResource({
     votes_yes_percent: t.float(N), votes_no_percent: t.float(N), unopposed: t.bool(N), won: t.bool(N),
   },
   filters: {
-    ...TIMESTAMP_FILTERS, date_retention: f.date, retention_type: f.exact, votes_yes: f.int, votes_no: f.int,
-    unopposed: f.bool, won: f.bool, position: f.rel('positions', 'position_id'),
+    id: f.int, position: f.model('position_id'), date_created: f.datetime, date_modified: f.datetime, date_retention: f.date,
+    retention_type: f.choice(), votes_yes: f.int, votes_no: f.int, unopposed: f.bool, won: f.bool,
   },
   orderings: ['id', 'date_created', 'date_modified', 'date_retention'],
 })

@@ -1,13 +1,13 @@
 import { defineResource, t, f, N, TIMESTAMP_FILTERS } from '../define.js'
 
 export const sources = defineResource({
-  name: 'sources', label: 'Source', table: 'sources', keyKind: 'int',
+  name: 'sources', label: 'Source', model: 'Source', plural: 'Sources', table: 'sources', keyKind: 'int',
   description: 'Where a fact about a person came from.',
   cursorOrderings: ['id', 'date_modified'],
   fields: {
     resource_uri: t.uri(), id: t.int(), person: t.fk('people'), date_created: t.created(), date_modified: t.modified(),
     url: t.string(), date_accessed: t.date(N), notes: t.string(),
   },
-  filters: { ...TIMESTAMP_FILTERS, person: f.rel('people', 'person_id') },
+  filters: { id: f.exact, date_modified: f.datetime, person: f.model('person_id') },
   orderings: ['id', 'date_modified', 'date_accessed'],
 })

@@ -1,12 +1,13 @@
-import { defineResource, t, f, TIMESTAMP_FILTERS } from '../define.js'
+import { defineResource, t } from '../define.js'
 
 export const tag = defineResource({
-  name: 'tag', label: 'Tag', table: 'tag', keyKind: 'int', access: 'authenticated',
+  name: 'tag', label: 'Tag', model: 'Tag', plural: 'Tags', table: 'tag', keyKind: 'int', access: 'authenticated',
   description: 'Tags the service puts on dockets and other records.',
   fields: {
     resource_uri: t.uri(), id: t.int(), date_created: t.created(), date_modified: t.modified(), name: t.string({ maxLength: 50 }),
   },
-  filters: { ...TIMESTAMP_FILTERS, name: f.text },
+  // The reference's tag endpoint has no filterset.
+  filters: {},
   // The reference's tag view allows no order_by (OPTIONS has no ordering key); its default -id still pages by cursor.
   orderings: [],
 })

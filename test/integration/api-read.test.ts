@@ -136,6 +136,15 @@ t.test('read API', async (t) => {
     t.same((await get('/api/rest/v1/courts/')).status, 410)
   })
 
+  t.test('OPTIONS describes list and detail endpoints', async (t) => {
+    const list = (await app.inject({ method: 'OPTIONS', url: '/api/rest/v4/courts/' })).json()
+    t.equal(list.name, 'Court List')
+    t.same(list.filters.id, { type: 'CharFilter', lookup_types: ['exact'] })
+    t.same(list.filters.dockets, { type: 'RelatedFilter', lookup_types: "See available filters for 'Dockets'" })
+    t.same(list.ordering, ['id', 'date_modified', 'position', 'start_date', 'end_date'])
+    t.equal((await app.inject({ method: 'OPTIONS', url: '/api/rest/v4/people/1/' })).json().name, 'Person Instance')
+  })
+
   t.test('health and metrics', async (t) => {
     t.match(await get('/healthz'), { status: 200, body: { status: 'ok', checks: { clickhouse: 'ok' } } })
     const m = await app.inject('/metrics')

@@ -17,7 +17,7 @@ t.test('the v4 root lists the 47 names of the spec', async (t) => {
 
 t.test('catalogue problems are caught when it loads', async (t) => {
   const broken = defineResource({
-    name: 'broken', label: 'Broken', table: 'broken', keyKind: 'int', description: '',
+    name: 'broken', label: 'Broken', model: 'Broken', plural: 'Brokens', table: 'broken', keyKind: 'int', description: '',
     fields: { id: ft.int(), owner: ft.fk('nobody'), when: ft.date() },
     filters: { when: f.lookups('startswith'), missing: f.exact, other: f.rel('nowhere') },
     orderings: ['id', 'not_a_column'],
