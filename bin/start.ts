@@ -1,18 +1,19 @@
 /**
  * `npm start`: local infrastructure up (if needed), tables migrated, schemas registered, the
  * sample data loaded on first run, then the API on PORT and every processor in this process.
- * Ctrl-C stops the API and processors; the infrastructure keeps running (`npm run infra -- down`).
+ * Ctrl-C stops the API and processors, and the infrastructure services this run started
+ * (services that were already running are left alone).
  */
 import { loadConfig } from '../core/config.js'
 import { createLogger } from '../core/logger.js'
-import { infraUp } from '../infra/cli.js'
+import { infraUp, infraDown } from '../infra/cli.js'
 import { createRuntime, prepare, startProcessors } from './runtime.js'
 import { ingestSample, sampleAlreadyLoaded } from './ingest.js'
 import { buildApp } from '../api/app.js'
 
 const cfg = loadConfig()
 const log = createLogger(cfg)
-await infraUp(cfg, (m) => log.info(m))
+const startedInfra = await infraUp(cfg, (m) => log.info(m))
 const rt = createRuntime(cfg, log)
 await prepare(rt)
 const streams = await startProcessors(rt)
@@ -33,6 +34,7 @@ const stop = async () => {
   await app.close().catch(() => {})
   for (const s of streams) await s.stop().catch(() => {})
   await rt.close()
+  if (startedInfra.length) await infraDown(cfg, (m) => log.info(m), startedInfra)
   process.exit(0)
 }
 process.on('SIGINT', stop)

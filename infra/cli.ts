@@ -29,8 +29,10 @@ async function timed<T>(log: Log, what: string, fn: () => Promise<T>): Promise<T
   return r
 }
 
-export async function infraUp(cfg: Config, log: Log, only?: string[]): Promise<void> {
+/** Installs and starts what is not running; returns the names of the services this call started. */
+export async function infraUp(cfg: Config, log: Log, only?: string[]): Promise<string[]> {
   const services = pick(only)
+  const before = new Map(await Promise.all(services.map(async (s) => [s.name, (await s.status(cfg)).running] as const)))
   // Installs first (Maven and downloads), then starts; ClickHouse and Kafka start in parallel,
   // the registry after Kafka only to spread the JVM start-up load on small machines.
   for (const s of services) await timed(log, `${s.name}: installed`, () => s.install(cfg, log))
@@ -42,6 +44,7 @@ export async function infraUp(cfg: Config, log: Log, only?: string[]): Promise<v
     })(),
     byName.has('clickhouse') ? timed(log, 'clickhouse: ready', () => clickhouse.start(cfg, log)) : Promise.resolve(),
   ])
+  return services.filter((s) => !before.get(s.name)).map((s) => s.name)
 }
 
 export async function infraDown(cfg: Config, log: Log, only?: string[]): Promise<void> {
