@@ -1,89 +1,187 @@
 /**
- * Local infrastructure without Docker: `npx tsx infra/cli.ts up|down|status|reset [--only a,b]`.
- * Every command is idempotent: `up` installs what is missing and starts what is not running.
+ * Local infrastructure without Docker:
+ *
+ *   npx tsx infra/cli.ts up|down|status|reset [--only kafka,registry,clickhouse]
+ *   (npm run infra -- up …)
+ *
+ *   up      install what is missing (Maven Central jars, npm engine) and start what is not
+ *           running; services already running are left alone, so a second `up` takes well under
+ *           a second. Kafka, the registry and ClickHouse start in parallel (none needs another);
+ *           the two Maven installs run one after the other (they share ~/.m2).
+ *   down    stop what was started from this data dir, in reverse order.
+ *   status  a table on stdout; exit 1 when any selected service is down.
+ *   reset   down, then remove each service's data and log (installed jars under <dataDir>/lib stay).
+ *
+ * Progress goes to stderr with timings. Exit codes: 0 done, 1 a service failed (or is down, for
+ * `status`), 2 usage error.
+ *
+ * Also a library: `infraUp(cfg, log, only?)` (returns the names of the services this call
+ * started) and `infraDown(cfg, log, only?)`, for `npm start` and test setup.
  */
+import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { loadConfig, type Config } from '../core/config.js'
-import type { LocalService } from './service.js'
+import type { LocalService, ServiceStatus } from './service.js'
 import { kafka } from './kafka.js'
 import { registry } from './registry.js'
-import { clickhouse } from './clickhouse.js'
 
-export const SERVICES: readonly LocalService[] = [kafka, registry, clickhouse]
+export type Log = (msg: string) => void
 
-type Log = (msg: string) => void
+const HERE = path.dirname(fileURLToPath(import.meta.url))
+export const SERVICE_NAMES = ['kafka', 'registry', 'clickhouse'] as const
 
-function pick(only?: string[]): LocalService[] {
-  if (!only?.length) return [...SERVICES]
-  const unknown = only.filter((n) => !SERVICES.some((s) => s.name === n))
-  if (unknown.length) throw new Error(`unknown service(s): ${unknown.join(', ')} (known: ${SERVICES.map((s) => s.name).join(', ')})`)
-  return SERVICES.filter((s) => only.includes(s.name))
-}
+export class UsageError extends Error {}
 
-async function timed<T>(log: Log, what: string, fn: () => Promise<T>): Promise<T> {
-  const t0 = Date.now()
-  const r = await fn()
-  const ms = Date.now() - t0
-  if (ms > 200) log(`${what} (${(ms / 1000).toFixed(1)} s)`)
-  return r
-}
-
-/** Installs and starts what is not running; returns the names of the services this call started. */
-export async function infraUp(cfg: Config, log: Log, only?: string[]): Promise<string[]> {
-  const services = pick(only)
-  const before = new Map(await Promise.all(services.map(async (s) => [s.name, (await s.status(cfg)).running] as const)))
-  // Installs first (Maven and downloads), then starts; ClickHouse and Kafka start in parallel,
-  // the registry after Kafka only to spread the JVM start-up load on small machines.
-  for (const s of services) await timed(log, `${s.name}: installed`, () => s.install(cfg, log))
-  const byName = new Map(services.map((s) => [s.name, s]))
-  await Promise.all([
-    (async () => {
-      if (byName.has('kafka')) await timed(log, 'kafka: ready', () => kafka.start(cfg, log))
-      if (byName.has('registry')) await timed(log, 'registry: ready', () => registry.start(cfg, log))
-    })(),
-    byName.has('clickhouse') ? timed(log, 'clickhouse: ready', () => clickhouse.start(cfg, log)) : Promise.resolve(),
-  ])
-  return services.filter((s) => !before.get(s.name)).map((s) => s.name)
-}
-
-export async function infraDown(cfg: Config, log: Log, only?: string[]): Promise<void> {
-  for (const s of pick(only).reverse()) await s.stop(cfg, log)
-}
-
-async function main(argv: string[]): Promise<number> {
-  const cmd = argv[0]
-  const onlyIdx = argv.indexOf('--only')
-  const only = onlyIdx >= 0 ? argv[onlyIdx + 1]?.split(',').map((s) => s.trim()) : undefined
-  const cfg = loadConfig()
-  const log: Log = (m) => process.stderr.write(`[infra] ${m}\n`)
-  switch (cmd) {
-    case 'up':
-      await infraUp(cfg, log, only)
-      log('all services ready')
-      return 0
-    case 'down':
-      await infraDown(cfg, log, only)
-      return 0
-    case 'status': {
-      const rows = await Promise.all(pick(only).map((s) => s.status(cfg)))
-      for (const r of rows) console.log(`${r.name.padEnd(11)} ${r.running ? 'up  ' : 'down'}  ${r.address.padEnd(16)} ${r.pid ? `pid ${r.pid}` : ''} ${r.detail ?? ''}`)
-      return rows.every((r) => r.running) ? 0 : 1
-    }
-    case 'reset':
-      await infraDown(cfg, log, only)
-      for (const s of pick(only)) await s.reset(cfg, log)
-      log(`data removed under ${cfg.dataDir} (installed jars kept)`)
-      return 0
-    default:
-      console.error('usage: npm run infra -- up|down|status|reset [--only kafka,registry,clickhouse]')
-      return 2
+/** kafka, registry, then clickhouse (from ./clickhouse.ts, skipped with a warning while it does not exist). */
+export async function loadServices(log?: Log): Promise<LocalService[]> {
+  const services: LocalService[] = [kafka, registry]
+  if (existsSync(path.join(HERE, 'clickhouse.ts')) || existsSync(path.join(HERE, 'clickhouse.js'))) {
+    const spec = './clickhouse.js' // a variable: this module must load (and type-check) without it
+    const mod = (await import(spec)) as { clickhouse?: LocalService }
+    if (mod.clickhouse) services.push(mod.clickhouse)
+    else log?.('warning: infra/clickhouse.ts does not export `clickhouse`; skipping ClickHouse')
+  } else {
+    log?.('warning: infra/clickhouse.ts does not exist yet; skipping ClickHouse')
   }
+  return services
+}
+
+async function pick(log: Log, only?: readonly string[]): Promise<LocalService[]> {
+  if (only?.length) {
+    const unknown = only.filter((n) => !(SERVICE_NAMES as readonly string[]).includes(n))
+    if (unknown.length) throw new UsageError(`unknown service(s): ${unknown.join(', ')} (known: ${SERVICE_NAMES.join(', ')})`)
+  }
+  const all = await loadServices(log)
+  if (!only?.length) return all
+  const missing = only.filter((n) => !all.some((s) => s.name === n))
+  if (missing.length) throw new Error(`not available: ${missing.join(', ')}`)
+  return all.filter((s) => only.includes(s.name))
+}
+
+const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`
+
+/** Serializes the Maven-based installs: two mvn processes on one cold ~/.m2 can trip over each other. */
+function mutex() {
+  let tail: Promise<unknown> = Promise.resolve()
+  return <T>(fn: () => Promise<T>): Promise<T> => {
+    const run = tail.catch(() => {}).then(fn)
+    tail = run
+    return run
+  }
+}
+
+/**
+ * Installs and starts the selected services (default: all), in parallel; waits until each is
+ * ready. Services already running are left alone. Resolves to the names of the services this
+ * call started; rejects (after every service has finished trying) naming each that failed.
+ */
+export async function infraUp(cfg: Config, log: Log, only?: readonly string[]): Promise<string[]> {
+  const t0 = Date.now()
+  const services = await pick(log, only)
+  const serialInstall = mutex()
+  const started: string[] = []
+  const results = await Promise.allSettled(services.map(async (s) => {
+    if ((await s.status(cfg)).running) {
+      // Still run install: cheap when present, and it reports a missing or changed install.
+      await s.install(cfg, log)
+      log(`${s.name}: already running`)
+      return
+    }
+    await (s.name === 'clickhouse' ? s.install(cfg, log) : serialInstall(() => s.install(cfg, log)))
+    const ts = Date.now()
+    await s.start(cfg, log)
+    started.push(s.name)
+    log(`${s.name}: ready (${secs(Date.now() - ts)})`)
+  }))
+  const failed = services.map((s, i) => [s.name, results[i]] as const).filter(([, r]) => r.status === 'rejected')
+  if (failed.length) {
+    const detail = failed.map(([name, r]) => {
+      const msg = String(((r as PromiseRejectedResult).reason as Error)?.message ?? (r as PromiseRejectedResult).reason)
+      return msg.startsWith(`${name}`) ? msg : `${name}: ${msg}`
+    }).join('\n\n')
+    throw new Error(`infra up failed for ${failed.map(([n]) => n).join(', ')}:\n${detail}`)
+  }
+  log(`up: ${services.map((s) => s.name).join(', ')} ready in ${secs(Date.now() - t0)}`)
+  return started
+}
+
+/** Stops the selected services (default: all) that were started from this data dir, in reverse order. */
+export async function infraDown(cfg: Config, log: Log, only?: readonly string[]): Promise<void> {
+  const t0 = Date.now()
+  const services = (await pick(log, only)).reverse()
+  const errors: string[] = []
+  for (const s of services) {
+    try { await s.stop(cfg, log) } catch (err) { errors.push(`${s.name}: ${(err as Error).message}`) }
+  }
+  if (errors.length) throw new Error(`infra down failed:\n${errors.join('\n')}`)
+  log(`down: done in ${secs(Date.now() - t0)}`)
+}
+
+export async function infraStatus(cfg: Config, log: Log, only?: readonly string[]): Promise<ServiceStatus[]> {
+  const services = await pick(log, only)
+  return Promise.all(services.map((s) => s.status(cfg)))
+}
+
+export async function infraReset(cfg: Config, log: Log, only?: readonly string[]): Promise<void> {
+  await infraDown(cfg, log, only)
+  for (const s of await pick(() => {}, only)) await s.reset(cfg, log)
+  log(`reset: data removed under ${cfg.dataDir} (installed jars under ${path.join(cfg.dataDir, 'lib')} kept)`)
+}
+
+function table(rows: ServiceStatus[]): string {
+  const cells = [['SERVICE', 'STATE', 'ADDRESS', 'PID', 'DETAIL'], ...rows.map((r) => [r.name, r.running ? 'up' : 'down', r.address, r.pid ? String(r.pid) : '-', r.detail ?? ''])]
+  const widths = cells[0].map((_, i) => Math.max(...cells.map((c) => c[i].length)))
+  return cells.map((c) => c.map((v, i) => (i === c.length - 1 ? v : v.padEnd(widths[i]))).join('  ').trimEnd()).join('\n')
+}
+
+const USAGE = 'usage: npx tsx infra/cli.ts up|down|status|reset [--only kafka,registry,clickhouse]'
+
+export async function main(argv: string[]): Promise<number> {
+  const args = [...argv]
+  let only: string[] | undefined
+  const i = args.findIndex((a) => a === '--only' || a.startsWith('--only='))
+  if (i >= 0) {
+    const value = args[i].includes('=') ? args[i].slice('--only='.length) : args[i + 1]
+    args.splice(i, args[i].includes('=') ? 1 : 2)
+    only = (value ?? '').split(',').map((s) => s.trim()).filter(Boolean)
+    if (!only.length) { console.error(`--only needs a list of services\n${USAGE}`); return 2 }
+  }
+  const cmd = args[0]
+  if (cmd === '--help' || cmd === '-h' || cmd === 'help') { console.log(USAGE); return 0 }
+  if (args.length !== 1 || !['up', 'down', 'status', 'reset'].includes(cmd)) { console.error(USAGE); return 2 }
+
+  const cfg = loadConfig()
+  const t0 = Date.now()
+  const log: Log = (m) => process.stderr.write(`[infra +${((Date.now() - t0) / 1000).toFixed(1)}s] ${m}\n`)
+  try {
+    switch (cmd) {
+      case 'up':
+        await infraUp(cfg, log, only)
+        return 0
+      case 'down':
+        await infraDown(cfg, log, only)
+        return 0
+      case 'status': {
+        const rows = await infraStatus(cfg, log, only)
+        console.log(table(rows))
+        return rows.every((r) => r.running) ? 0 : 1
+      }
+      case 'reset':
+        await infraReset(cfg, log, only)
+        return 0
+    }
+  } catch (err) {
+    if (err instanceof UsageError) { console.error(`${err.message}\n${USAGE}`); return 2 }
+    log(`error: ${(err as Error).message}`)
+    return 1
+  }
+  return 2
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   main(process.argv.slice(2)).then((code) => process.exit(code), (err) => {
-    console.error(`[infra] ${(err as Error).message}`)
+    console.error(`[infra] ${(err as Error)?.stack ?? err}`)
     process.exit(1)
   })
 }

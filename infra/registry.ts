@@ -1,72 +1,204 @@
 /**
- * A Confluent-compatible schema registry: Apicurio Registry 3.0.9 (the newest 3.x whose
- * runnable `-all.zip` is on Maven Central; runs on Java 17), serving the Confluent API under
- * /apis/ccompat/v7 on 127.0.0.1. Schemas persist in an H2 file under .data/registry, so ids
- * survive restarts. Global compatibility is BACKWARD because the Confluent client reads
- * /config/{subject} and refuses to register when the level differs from its own.
+ * A Confluent-compatible schema registry: Apicurio Registry (version pinned in
+ * infra/maven/pom.xml, currently 3.3.3) serving the Confluent API under /apis/ccompat/v7 on
+ * 127.0.0.1, from its Maven Central distribution (`apicurio-registry-app:<v>:tar.gz:all`, a
+ * Quarkus fast-jar: `java -jar quarkus-run.jar`).
+ *
+ * Version and Java: no Apicurio 3.1.x or 3.2.x is on Maven Central (the app's metadata lists
+ * 3.0.9, 3.3.2, 3.3.3). 3.3.x is compiled for Java 21 (on the default Java 17 it dies with
+ * UnsupportedClassVersionError), so it runs on the newest JDK found by globbing
+ * /usr/lib/jvm/temurin-* (Temurin 25 here), or the default `java` if that is 21+. (3.0.9, the
+ * last Java-17 release there, cannot be resolved by dependency:unpack: its parent pom is missing
+ * from Central; a database written by it is upgraded in place by 3.3.3, see below.)
+ *
+ * Settings and quirks (checked with @kafkajs/confluent-schema-registry 3.9 on 2026-11-22):
+ *  - `apicurio.rules.global.compatibility=BACKWARD`: the client reads /config/{subject} and
+ *    refuses to register when the level differs from its own (BACKWARD). For a subject that does
+ *    not exist yet Apicurio answers 404 and the client, after registering, PUTs BACKWARD on the
+ *    subject itself; a subject created by another tool reports the global level, hence this
+ *    setting. With it, register /
+ *    re-register (same id back) / compatible evolution / encode / decode work, and an
+ *    incompatible schema is refused with a RuleViolationException (HTTP 409).
+ *  - Storage: H2 file database <dataDir>/registry/registry.mv.db (apicurio.storage.kind=sql,
+ *    apicurio.storage.sql.kind=h2, apicurio.datasource.url=jdbc:h2:file:…), so ids survive a
+ *    restart. A database written by 3.0.9 is upgraded in place on first start (DB v101 → v109).
+ *  - Ids are content ids: the same schema text under two subjects gets the same id (as in
+ *    Confluent's registry).
+ *  - 3.3.x always starts a Quarkus management interface (health, metrics); its default port is
+ *    9000, which is ClickHouse's TCP port, and `quarkus.management.enabled` is build-time only,
+ *    so it is moved to 127.0.0.1 on a random free port (quarkus.management.port=0).
+ *  - The JDBC pool defaults to 20 idle connections; 2 are plenty here.
+ *  - Deleting subjects/versions needs apicurio.rest.deletion.{group,artifact,artifact-version}.enabled.
+ *  - C1-only JIT and SerialGC: about 9 s to ready instead of 14 s on a 2-CPU machine; the
+ *    registry's load is a few lookups (clients cache ids).
  */
-import { existsSync, mkdirSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import type { Config } from '../core/config.js'
-import { PROJECT_ROOT } from '../core/config.js'
-import type { LocalService } from './service.js'
-import { copyArtifact, run } from './maven.js'
-import { isRunning, readPid, startDetached, stopProcess, waitUntil } from './process.js'
+import type { LocalService, ServiceStatus } from './service.js'
+import { mvn, pomProperty } from './maven/mvn.js'
+import { isRunning, readPid, runCommand, startDetached, stopProcess, tcpPortOpen, waitFor, withLock } from './process.js'
 
-const VERSION = '3.0.9'
+export const APICURIO_VERSION = pomProperty('apicurio.version')
+/** Apicurio 3.2+ needs Java 21; 3.0.x/3.1.x run on 17. */
+const MIN_JAVA = /^3\.[01]\./.test(APICURIO_VERSION) ? 17 : 21
 
-const paths = (cfg: Config) => ({
-  lib: path.join(cfg.dataDir, 'lib', 'registry'),
-  jar: path.join(cfg.dataDir, 'lib', 'registry', `apicurio-registry-app-${VERSION}-runner.jar`),
-  data: path.join(cfg.dataDir, 'registry'),
-  log: path.join(cfg.dataDir, 'logs', 'registry.log'),
-  pid: path.join(cfg.dataDir, 'run', 'registry.pid'),
-})
+const START_TIMEOUT_MS = 120_000
+const STOP_TIMEOUT_MS = 15_000
+
+/** The distribution's packaging on Maven Central (tar.gz for 3.3.x). */
+const APICURIO_TYPE = pomProperty('apicurio.type')
+
+export const registryPaths = (cfg: Config) => {
+  const lib = path.join(cfg.dataDir, 'lib', 'registry', APICURIO_VERSION)
+  return {
+    lib,
+    /** quarkus-run.jar (fast-jar layout), or the older apicurio-registry-app-<v>-runner.jar */
+    jar: [path.join(lib, 'quarkus-run.jar'), path.join(lib, `apicurio-registry-app-${APICURIO_VERSION}-runner.jar`)].find(existsSync) ?? path.join(lib, 'quarkus-run.jar'),
+    installed: path.join(lib, '.installed'),
+    data: path.join(cfg.dataDir, 'registry'),
+    log: path.join(cfg.dataDir, 'logs', 'registry.log'),
+    pid: path.join(cfg.dataDir, 'run', 'registry.pid'),
+    lock: path.join(cfg.dataDir, 'run', 'registry.lock'),
+  }
+}
+
+/** The ccompat base of this registry, on the configured port (the service's own address). */
+const ccompatBase = (cfg: Config) => `http://127.0.0.1:${cfg.ports.registry}/apis/ccompat/v7`
 
 async function ready(cfg: Config): Promise<boolean> {
-  const res = await fetch(`http://127.0.0.1:${cfg.ports.registry}/apis/ccompat/v7/subjects`, { signal: AbortSignal.timeout(2000) })
-  return res.ok
+  const res = await fetch(`${ccompatBase(cfg)}/subjects`, { signal: AbortSignal.timeout(2000) })
+  await res.body?.cancel()
+  return res.status === 200
 }
+
+async function javaMajor(java: string): Promise<number | undefined> {
+  try {
+    const out = await runCommand(java, ['-version'])
+    const m = /version "(\d+)(?:\.(\d+))?/.exec(out)
+    if (!m) return undefined
+    return m[1] === '1' ? Number(m[2]) : Number(m[1])
+  } catch { return undefined }
+}
+
+/** A java binary able to run this Apicurio version: the newest /usr/lib/jvm/temurin-*, else the default `java`. */
+async function findJava(): Promise<string> {
+  const jvmDir = '/usr/lib/jvm'
+  const candidates = existsSync(jvmDir)
+    ? readdirSync(jvmDir)
+      .filter((d) => d.startsWith('temurin-'))
+      .map((d) => ({ bin: path.join(jvmDir, d, 'bin', 'java'), major: Number(/^temurin-(\d+)/.exec(d)?.[1] ?? 0) }))
+      .filter((c) => existsSync(c.bin))
+      .sort((a, b) => b.major - a.major)
+    : []
+  for (const c of candidates) {
+    if (c.major >= MIN_JAVA && ((await javaMajor(c.bin)) ?? 0) >= MIN_JAVA) return c.bin
+  }
+  const dflt = await javaMajor('java')
+  if (dflt !== undefined && dflt >= MIN_JAVA) return 'java'
+  throw new Error(
+    `registry: Apicurio Registry ${APICURIO_VERSION} needs Java ${MIN_JAVA}+; the default java is ${dflt ?? 'missing'} ` +
+      `and no /usr/lib/jvm/temurin-* JDK ${MIN_JAVA}+ was found. Install one (e.g. the temurin-21-jdk or temurin-25-jdk package).`,
+  )
+}
+
+const installedOk = (cfg: Config) => existsSync(registryPaths(cfg).installed) && existsSync(registryPaths(cfg).jar)
 
 export const registry: LocalService = {
   name: 'registry',
+
   async install(cfg, log) {
-    const p = paths(cfg)
-    if (existsSync(p.jar)) return
-    log(`registry: fetching Apicurio Registry ${VERSION} from Maven Central into ${p.lib}`)
-    const zip = await copyArtifact(path.join(PROJECT_ROOT, 'infra/maven/kafka.pom.xml'), `io.apicurio:apicurio-registry-app:${VERSION}:zip:all`, p.lib)
-    await run('python3', ['-m', 'zipfile', '-e', zip, p.lib])
-    rmSync(zip, { force: true })
-  },
-  async start(cfg, log) {
-    const p = paths(cfg)
-    if (isRunning(p.pid) || await ready(cfg).catch(() => false)) return
-    mkdirSync(p.data, { recursive: true })
-    const pid = startDetached({
-      cmd: 'java', logFile: p.log, pidFile: p.pid, cwd: p.lib,
-      args: [
-        '-Xms128m', '-Xmx512m', '-XX:+UseSerialGC',
-        '-Dquarkus.http.host=127.0.0.1', `-Dquarkus.http.port=${cfg.ports.registry}`,
-        '-Dapicurio.rules.global.compatibility=BACKWARD',
-        '-Dapicurio.storage.sql.kind=h2',
-        `-Dapicurio.datasource.url=jdbc:h2:file:${path.join(p.data, 'registry')};DB_CLOSE_ON_EXIT=FALSE`,
-        '-Dapicurio.rest.deletion.group.enabled=true', '-Dapicurio.rest.deletion.artifact.enabled=true',
-        '-Dapicurio.rest.deletion.artifact-version.enabled=true',
-        '-Dquarkus.log.level=WARN', '-Dquarkus.log.category."io.apicurio".level=WARN',
-        '-jar', p.jar,
-      ],
+    if (installedOk(cfg)) return
+    const p = registryPaths(cfg)
+    await withLock(p.lock, async () => {
+      if (installedOk(cfg)) return
+      rmSync(p.lib, { recursive: true, force: true }) // a half-finished unpack
+      mkdirSync(p.lib, { recursive: true })
+      log(`registry: fetching Apicurio Registry ${APICURIO_VERSION} (${APICURIO_TYPE}, about 110-160 MB) from Maven Central and unpacking it (mvn dependency:unpack@registry → ${p.lib}) …`)
+      const t0 = Date.now()
+      await mvn(['dependency:unpack@registry', `-Dregistry.dir=${p.lib}`])
+      const jar = registryPaths(cfg).jar
+      if (!existsSync(jar)) throw new Error(`registry: Maven finished but ${jar} is missing`)
+      writeFileSync(p.installed, `apicurio-registry-app ${APICURIO_VERSION}\n`)
+      log(`registry: installed in ${((Date.now() - t0) / 1000).toFixed(1)} s`)
     })
-    log(`registry: started (pid ${pid}); waiting for 127.0.0.1:${cfg.ports.registry}/apis/ccompat/v7`)
-    await waitUntil(() => ready(cfg), 'schema registry', { timeoutMs: 90_000, logFile: p.log, pid })
   },
+
+  async start(cfg, log) {
+    const p = registryPaths(cfg)
+    const what = `schema registry on ${ccompatBase(cfg)}`
+    await withLock(p.lock, async () => {
+      if (isRunning(p.pid)) {
+        await waitFor(() => ready(cfg), { what, timeoutMs: START_TIMEOUT_MS, logFile: p.log, pid: readPid(p.pid) })
+        return
+      }
+      if (await tcpPortOpen('127.0.0.1', cfg.ports.registry)) {
+        if (await ready(cfg).catch(() => false)) {
+          log(`registry: a registry not started from ${cfg.dataDir} already answers on 127.0.0.1:${cfg.ports.registry}; leaving it alone`)
+          return
+        }
+        throw new Error(`registry: port 127.0.0.1:${cfg.ports.registry} is taken by something that does not serve /apis/ccompat/v7 (LDS_REGISTRY_PORT changes the port)`)
+      }
+      if (!existsSync(p.jar)) throw new Error(`registry: not installed (no ${p.jar}); run \`npx tsx infra/cli.ts up\``)
+      const java = await findJava()
+      mkdirSync(p.data, { recursive: true })
+      const pid = startDetached({
+        name: 'registry',
+        cmd: java,
+        cwd: p.lib,
+        logFile: p.log,
+        pidFile: p.pid,
+        args: [
+          '-Xms64m', '-Xmx512m', '-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1', '-XX:+ExitOnOutOfMemoryError',
+          '-Djava.awt.headless=true',
+          '-Dquarkus.http.host=127.0.0.1', `-Dquarkus.http.port=${cfg.ports.registry}`,
+          '-Dquarkus.management.host=127.0.0.1', '-Dquarkus.management.port=0',
+          '-Dapicurio.rules.global.compatibility=BACKWARD',
+          '-Dapicurio.storage.kind=sql', '-Dapicurio.storage.sql.kind=h2',
+          `-Dapicurio.datasource.url=jdbc:h2:file:${path.join(p.data, 'registry')}`,
+          '-Dapicurio.datasource.jdbc.initial-size=2', '-Dapicurio.datasource.jdbc.min-size=2', '-Dapicurio.datasource.jdbc.max-size=20',
+          '-Dapicurio.rest.deletion.group.enabled=true',
+          '-Dapicurio.rest.deletion.artifact.enabled=true',
+          '-Dapicurio.rest.deletion.artifact-version.enabled=true',
+          `-Dapicurio.storage.snapshot.location=${p.data}`,
+          '-Dquarkus.http.access-log.enabled=false',
+          '-Dquarkus.log.console.format=%d{yyyy-MM-dd HH:mm:ss,SSS} %p [%c{3.}] %m%n',
+          '-jar', p.jar,
+        ],
+      })
+      log(`registry: started Apicurio Registry ${APICURIO_VERSION} with ${java} (pid ${pid}); waiting for ${ccompatBase(cfg)} (log: ${p.log})`)
+      await waitFor(() => ready(cfg), { what, timeoutMs: START_TIMEOUT_MS, logFile: p.log, pid })
+    })
+  },
+
   async stop(cfg, log) {
-    if (await stopProcess(paths(cfg).pid, 15_000)) log('registry: stopped')
+    const p = registryPaths(cfg)
+    if (!isRunning(p.pid)) {
+      if (await tcpPortOpen('127.0.0.1', cfg.ports.registry)) log(`registry: 127.0.0.1:${cfg.ports.registry} is served by a process not started from ${cfg.dataDir}; not stopping it`)
+      await stopProcess(p.pid) // removes a stale pid file
+      return
+    }
+    log('registry: stopping …')
+    await stopProcess(p.pid, { timeoutMs: STOP_TIMEOUT_MS })
+    log('registry: stopped')
   },
-  async status(cfg) {
+
+  async status(cfg): Promise<ServiceStatus> {
+    const p = registryPaths(cfg)
     const up = await ready(cfg).catch(() => false)
-    return { name: 'registry', running: up, pid: readPid(paths(cfg).pid), address: `127.0.0.1:${cfg.ports.registry}`, detail: up ? `Apicurio Registry ${VERSION}, /apis/ccompat/v7` : undefined }
+    const pid = isRunning(p.pid) ? readPid(p.pid) : undefined
+    let detail: string | undefined
+    if (up) detail = pid ? `Apicurio Registry ${APICURIO_VERSION}, ${ccompatBase(cfg)}` : 'a registry answers, but not one started from this data dir'
+    else if (pid) detail = `process ${pid} runs but ${ccompatBase(cfg)} does not answer; see ${p.log}`
+    else if (!installedOk(cfg)) detail = 'not installed'
+    return { name: 'registry', running: up, pid, address: `127.0.0.1:${cfg.ports.registry}`, detail }
   },
-  async reset(cfg) {
-    rmSync(paths(cfg).data, { recursive: true, force: true })
+
+  async reset(cfg, log) {
+    const p = registryPaths(cfg)
+    if (isRunning(p.pid)) throw new Error('registry: still running; stop it before a reset')
+    rmSync(p.data, { recursive: true, force: true })
+    rmSync(p.log, { force: true })
+    log(`registry: removed ${p.data}`)
   },
 }

@@ -1,0 +1,107 @@
+/**
+ * The local Kafka and schema registry, through the clients the application uses (KafkaJS and
+ * @kafkajs/confluent-schema-registry). Assumes `npx tsx infra/cli.ts up` ran; calls infraUp
+ * anyway (idempotent: well under a second when both run).
+ */
+import t from 'tap'
+import { randomBytes } from 'node:crypto'
+import { Kafka, Partitioners, logLevel } from 'kafkajs'
+import { SchemaRegistry, SchemaType } from '@kafkajs/confluent-schema-registry'
+import { loadConfig } from '../../core/config.js'
+import { infraUp } from '../../infra/cli.js'
+
+const cfg = loadConfig()
+const run = randomBytes(4).toString('hex')
+const kafka = new Kafka({ clientId: `infra-test-${run}`, brokers: [...cfg.kafkaBrokers], logLevel: logLevel.NOTHING })
+
+t.before(async () => {
+  await infraUp(cfg, (m) => t.comment(m), ['kafka', 'registry'])
+})
+
+t.test('kafka: idempotent produce, consume in a group, committed offsets', async (t) => {
+  const topic = `${cfg.topicPrefix}infra-test-${run}`
+  const groupId = `${topic}-group`
+  const admin = kafka.admin()
+  await admin.connect()
+  t.teardown(async () => {
+    await admin.deleteTopics({ topics: [topic] }).catch(() => {})
+    await admin.deleteGroups([groupId]).catch(() => {})
+    await admin.disconnect()
+  })
+  const cluster = await admin.describeCluster()
+  t.equal(cluster.brokers.length, 1, 'one broker')
+  t.ok(await admin.createTopics({ topics: [{ topic, numPartitions: 2 }], waitForLeaders: true }), 'topic created')
+
+  const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, createPartitioner: Partitioners.DefaultPartitioner })
+  await producer.connect()
+  const sent = Array.from({ length: 20 }, (_, i) => ({ key: `k${i % 5}`, value: `v${i}` }))
+  const acks = await producer.send({ topic, acks: -1, messages: sent })
+  await producer.disconnect()
+  t.ok(acks.every((a) => a.errorCode === 0), 'acknowledged by all in-sync replicas')
+
+  const consumer = kafka.consumer({ groupId, sessionTimeout: 10_000, heartbeatInterval: 1_000 })
+  await consumer.connect()
+  await consumer.subscribe({ topic, fromBeginning: true })
+  const received: string[] = []
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`received ${received.length} of ${sent.length} messages in 20 s`)), 20_000)
+    consumer.run({
+      autoCommit: false,
+      eachMessage: async ({ partition, message }) => {
+        received.push(String(message.value))
+        await consumer.commitOffsets([{ topic, partition, offset: String(Number(message.offset) + 1) }])
+        if (received.length === sent.length) { clearTimeout(timer); resolve() }
+      },
+    }).catch(reject)
+  })
+  await consumer.disconnect()
+  t.same([...received].sort(), sent.map((m) => m.value).sort(), 'every message consumed once')
+
+  const committed = await admin.fetchOffsets({ groupId, topics: [topic] })
+  const total = committed[0].partitions.reduce((n, p) => n + Number(p.offset), 0)
+  t.equal(total, sent.length, 'committed offsets cover every message')
+})
+
+t.test('kafka: compacted topic', async (t) => {
+  const topic = `${cfg.topicPrefix}infra-test-${run}-compact`
+  const admin = kafka.admin()
+  await admin.connect()
+  t.teardown(async () => {
+    await admin.deleteTopics({ topics: [topic] }).catch(() => {})
+    await admin.disconnect()
+  })
+  await admin.createTopics({ topics: [{ topic, numPartitions: 1, configEntries: [{ name: 'cleanup.policy', value: 'compact' }] }], waitForLeaders: true })
+  const { resources } = await admin.describeConfigs({ resources: [{ type: 2 /* TOPIC */, name: topic, configNames: ['cleanup.policy'] }], includeSynonyms: false })
+  t.equal(resources[0].configEntries.find((e) => e.configName === 'cleanup.policy')?.configValue, 'compact')
+})
+
+t.test('schema registry: register, encode, decode (Confluent client on the ccompat API)', async (t) => {
+  const registry = new SchemaRegistry({ host: cfg.schemaRegistryUrl })
+  const subject = `${cfg.topicPrefix}infra-test-${run}-value`
+  t.teardown(async () => {
+    // deletions are enabled: soft delete, then permanent
+    await fetch(`${cfg.schemaRegistryUrl}/subjects/${encodeURIComponent(subject)}`, { method: 'DELETE' }).catch(() => {})
+    await fetch(`${cfg.schemaRegistryUrl}/subjects/${encodeURIComponent(subject)}?permanent=true`, { method: 'DELETE' }).catch(() => {})
+  })
+  const avsc = {
+    type: 'record', name: 'InfraProbe', namespace: `org.lds.test.r${run}`,
+    fields: [{ name: 'id', type: 'long' }, { name: 'name', type: 'string' }],
+  }
+  const { id } = await registry.register({ type: SchemaType.AVRO, schema: JSON.stringify(avsc) }, { subject })
+  t.ok(Number.isInteger(id) && id > 0, `schema id ${id}`)
+  t.equal((await registry.register({ type: SchemaType.AVRO, schema: JSON.stringify(avsc) }, { subject })).id, id, 'registering again returns the same id')
+
+  const encoded = await registry.encode(id, { id: 42, name: 'Marbury' })
+  t.equal(encoded[0], 0, 'Confluent wire format: magic byte')
+  t.equal(encoded.readInt32BE(1), id, 'Confluent wire format: schema id')
+  t.same({ ...(await registry.decode(encoded)) }, { id: 42, name: 'Marbury' }, 'decoded')
+
+  const v2 = { ...avsc, fields: [...avsc.fields, { name: 'court', type: ['null', 'string'], default: null }] }
+  const { id: id2 } = await registry.register({ type: SchemaType.AVRO, schema: JSON.stringify(v2) }, { subject })
+  t.not(id2, id, 'a backward-compatible change gets a new id')
+  t.equal(await registry.getLatestSchemaId(subject), id2)
+  await t.rejects(
+    registry.register({ type: SchemaType.AVRO, schema: JSON.stringify({ ...avsc, fields: [{ name: 'id', type: 'string' }] }) }, { subject }),
+    'an incompatible change is refused (global BACKWARD rule)',
+  )
+})
