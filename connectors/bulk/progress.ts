@@ -1,19 +1,46 @@
-/** A progress bar per bulk file: bytes read (compressed), rows, rows per second and refused rows. */
+/**
+ * A progress bar per bulk file for the CLI: bytes read of the (compressed) file, rows
+ * published, rows per second, MB per second and refused rows. On a terminal the bars redraw
+ * in place; otherwise (logs, CI) a line is printed every few seconds.
+ */
 import cliProgress from 'cli-progress'
 import type { BulkProgress } from './index.js'
 
-export function createBulkProgress() {
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`
+  const units = ['KiB', 'MiB', 'GiB', 'TiB']
+  let v = n / 1024
+  let i = 0
+  while (v >= 1024 && i < units.length - 1) { v /= 1024; i++ }
+  return `${v.toFixed(v < 10 ? 1 : 0)} ${units[i]}`
+}
+
+export interface BulkProgressBars {
+  update(p: BulkProgress): void
+  stop(): void
+}
+
+export function createBulkProgress(opts: { stream?: NodeJS.WritableStream; now?: () => number } = {}): BulkProgressBars {
+  const now = opts.now ?? Date.now
   const bars = new cliProgress.MultiBar({
-    format: '{file} |{bar}| {percentage}% | {rows} rows | {rate} rows/s | {bad} refused',
-    hideCursor: true, noTTYOutput: true, notTTYSchedule: 5000, clearOnComplete: false,
+    format: '{file} |{bar}| {percentage}% {done}/{size} | {rows} rows {rate} rows/s {mbps} MB/s | {bad} refused',
+    hideCursor: true, noTTYOutput: true, notTTYSchedule: 5000, clearOnComplete: false, stopOnComplete: false,
+    stream: opts.stream,
   }, cliProgress.Presets.shades_classic)
   const byFile = new Map<string, { bar: cliProgress.SingleBar; started: number }>()
   return {
     update(p: BulkProgress) {
+      const total = Math.max(1, p.totalBytes)
       let entry = byFile.get(p.file)
-      if (!entry) byFile.set(p.file, (entry = { bar: bars.create(Math.max(1, p.totalBytes), 0, { file: p.file, rows: 0, rate: 0, bad: 0 }), started: Date.now() }))
-      const secs = Math.max(0.001, (Date.now() - entry.started) / 1000)
-      entry.bar.update(Math.min(p.bytes, p.totalBytes), { file: p.file, rows: p.rows, rate: Math.round(p.rows / secs), bad: p.bad })
+      if (!entry) {
+        entry = { bar: bars.create(total, 0), started: now() }
+        byFile.set(p.file, entry)
+      }
+      const secs = Math.max(0.001, (now() - entry.started) / 1000)
+      entry.bar.update(Math.min(p.bytes, total), {
+        file: p.file, done: formatBytes(p.bytes), size: formatBytes(p.totalBytes), rows: p.rows,
+        rate: Math.round(p.rows / secs), mbps: (p.bytes / 1e6 / secs).toFixed(1), bad: p.bad,
+      })
     },
     stop() { bars.stop() },
   }

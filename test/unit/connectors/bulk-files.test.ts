@@ -1,0 +1,61 @@
+import t from 'tap'
+import { mkdtempSync, writeFileSync, mkdirSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { listBulkFiles, scanBulkDir, resourceOf, tableOf } from '../../../connectors/bulk/files.js'
+
+const DUMP = new URL('../../fixtures/bulk/dump/', import.meta.url).pathname
+
+t.test('resource from the file name', async (t) => {
+  const cases: [string, string | undefined][] = [
+    ['courts-2024-05-06.csv.bz2', 'courts'],
+    ['dockets-2024-05-06.csv.bz2', 'dockets'],
+    ['search_docket-2024-05-06.csv.bz2', 'dockets'],
+    ['opinion-clusters-2024-05-06.csv.bz2', 'clusters'],
+    ['opinions-2024-05-06.csv', 'opinions'],
+    ['citations-2024-05-06.csv.bz2', 'citations'],
+    ['citation-map-2024-05-06.csv.bz2', 'opinions-cited'],
+    ['people-db-people-2024-05-06.csv.bz2', 'people'],
+    ['people-db-positions-2024-05-06.csv.bz2', 'positions'],
+    ['people-db-schools-2024-05-06.csv.bz2', 'schools'],
+    ['people-db-educations-2024-05-06.csv.bz2', 'educations'],
+    ['people-db-political-affiliations-2024-05-06.csv.bz2', 'political-affiliations'],
+    ['people-db-retention-events-2024-05-06.csv.bz2', 'retention-events'],
+    ['oral-arguments-2024-05-06.csv.bz2', 'audio'],
+    ['/some/dir/opinions.csv', 'opinions'],
+    ['people-db-races-2024-05-06.csv.bz2', undefined],
+    ['people_db_race-2024-05-06.csv.bz2', undefined],
+    ['financial-disclosures-2024-05-06.csv.bz2', undefined],
+    ['court-appeals-to-2024-05-06.csv.bz2', undefined],
+    ['schema-2024-05-06.sql', undefined],
+  ]
+  for (const [name, want] of cases) t.equal(resourceOf(name), want, name)
+  t.equal(tableOf('opinion-clusters-2024-08-31.csv.bz2'), 'opinion-clusters')
+  t.equal(tableOf('people-db-people-2024-08-31.csv'), 'people-db-people')
+})
+
+t.test('dependency order; files holding none of our resources are reported', async (t) => {
+  t.same(listBulkFiles(DUMP).map((f) => [path.basename(f.path), f.resource]), [
+    ['courts-2024-08-31.csv', 'courts'],
+    ['people-db-schools-2024-08-31.csv', 'schools'],
+    ['people-db-people-2024-08-31.csv', 'people'],
+    ['people-db-positions-2024-08-31.csv', 'positions'],
+    ['search_docket-2024-08-31.csv', 'dockets'],
+    ['opinion-clusters-2024-08-31.csv', 'clusters'],
+    ['citations-2024-08-31.csv', 'citations'],
+    ['opinions-2024-08-31.csv', 'opinions'],
+    ['citation-map-2024-08-31.csv.bz2', 'opinions-cited'],
+  ])
+  t.same(scanBulkDir(DUMP).skipped, ['financial-disclosures-2024-08-31.csv', 'people-db-races-2024-08-31.csv'])
+})
+
+t.test('several snapshots of one table: oldest first; folders and other files ignored', async (t) => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'bulk-files-'))
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  for (const n of ['opinions-2024-09-30.csv', 'search_docket-2024-09-30.csv', 'dockets-2024-08-31.csv.bz2', 'opinions-2024-08-31.csv.bz2', 'notes.txt'])
+    writeFileSync(path.join(dir, n), '')
+  mkdirSync(path.join(dir, 'courts-2024-08-31.csv'))
+  t.same(listBulkFiles(dir).map((f) => path.basename(f.path)), [
+    'dockets-2024-08-31.csv.bz2', 'search_docket-2024-09-30.csv', 'opinions-2024-08-31.csv.bz2', 'opinions-2024-09-30.csv',
+  ])
+})
