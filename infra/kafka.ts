@@ -24,7 +24,7 @@ import { Kafka, logLevel } from 'kafkajs'
 import type { Config } from '../core/config.js'
 import type { LocalService, ServiceStatus } from './service.js'
 import { mvn, pomProperty } from './maven/mvn.js'
-import { isRunning, readPid, runCommand, startDetached, stopProcess, tcpPortOpen, waitFor, withLock } from './process.js'
+import { isRunning, readPid, runCommand, startDetached, stopOwnedService, tcpPortOpen, waitFor, withLock } from './process.js'
 
 export const KAFKA_VERSION = pomProperty('kafka.version')
 
@@ -208,15 +208,7 @@ export const kafka: LocalService = {
   },
 
   async stop(cfg, log) {
-    const p = kafkaPaths(cfg)
-    if (!isRunning(p.pid)) {
-      if (await tcpPortOpen('127.0.0.1', cfg.ports.kafka)) log(`kafka: 127.0.0.1:${cfg.ports.kafka} is served by a process not started from ${cfg.dataDir}; not stopping it`)
-      await stopProcess(p.pid) // removes a stale pid file
-      return
-    }
-    log('kafka: stopping (controlled shutdown) …')
-    await stopProcess(p.pid, { timeoutMs: STOP_TIMEOUT_MS })
-    log('kafka: stopped')
+    await stopOwnedService({ name: 'kafka', pidFile: kafkaPaths(cfg).pid, port: cfg.ports.kafka, dataDir: cfg.dataDir, timeoutMs: STOP_TIMEOUT_MS, stopping: 'stopping (controlled shutdown)' }, log)
   },
 
   async status(cfg): Promise<ServiceStatus> {

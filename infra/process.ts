@@ -217,3 +217,18 @@ export function tcpPortOpen(host: string, port: number, timeoutMs = 1000): Promi
     s.once('error', () => done(false))
   })
 }
+
+/**
+ * Stops a service this data dir started (its pid file); a port served by some other process is
+ * left alone and said so, and a stale pid file is removed.
+ */
+export async function stopOwnedService(o: { name: string; pidFile: string; port: number; dataDir: string; timeoutMs: number; stopping?: string }, log: (m: string) => void): Promise<void> {
+  if (!isRunning(o.pidFile)) {
+    if (await tcpPortOpen('127.0.0.1', o.port)) log(`${o.name}: 127.0.0.1:${o.port} is served by a process not started from ${o.dataDir}; not stopping it`)
+    await stopProcess(o.pidFile)
+    return
+  }
+  log(`${o.name}: ${o.stopping ?? 'stopping'} …`)
+  await stopProcess(o.pidFile, { timeoutMs: o.timeoutMs })
+  log(`${o.name}: stopped`)
+}

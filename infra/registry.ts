@@ -37,7 +37,7 @@ import path from 'node:path'
 import type { Config } from '../core/config.js'
 import type { LocalService, ServiceStatus } from './service.js'
 import { mvn, pomProperty } from './maven/mvn.js'
-import { isRunning, readPid, runCommand, startDetached, stopProcess, tcpPortOpen, waitFor, withLock } from './process.js'
+import { isRunning, readPid, runCommand, startDetached, stopOwnedService, tcpPortOpen, waitFor, withLock } from './process.js'
 
 export const APICURIO_VERSION = pomProperty('apicurio.version')
 /** Apicurio 3.2+ needs Java 21; 3.0.x/3.1.x run on 17. */
@@ -172,15 +172,7 @@ export const registry: LocalService = {
   },
 
   async stop(cfg, log) {
-    const p = registryPaths(cfg)
-    if (!isRunning(p.pid)) {
-      if (await tcpPortOpen('127.0.0.1', cfg.ports.registry)) log(`registry: 127.0.0.1:${cfg.ports.registry} is served by a process not started from ${cfg.dataDir}; not stopping it`)
-      await stopProcess(p.pid) // removes a stale pid file
-      return
-    }
-    log('registry: stopping …')
-    await stopProcess(p.pid, { timeoutMs: STOP_TIMEOUT_MS })
-    log('registry: stopped')
+    await stopOwnedService({ name: 'registry', pidFile: registryPaths(cfg).pid, port: cfg.ports.registry, dataDir: cfg.dataDir, timeoutMs: STOP_TIMEOUT_MS }, log)
   },
 
   async status(cfg): Promise<ServiceStatus> {
