@@ -1,213 +1,387 @@
 /**
- * The generated part of the sample data set: judges, dockets, clusters with parallel
- * citations, opinions whose text cites earlier clusters by real reporter abbreviations, and a
- * little oral-argument audio. Seeded and deterministic (no wall clock); streams its records in
- * dependency order with constant memory, so it scales from 10k opinions to millions.
+ * The generated part of the sample data set. From a seed and a size it streams, in dependency
+ * order, the judges (schools, people and everything about them) and then, docket by docket, a
+ * docket, sometimes its oral-argument audio, its cluster, the cluster's parallel citations in
+ * real reporters and its one to three opinions, whose text cites earlier clusters.
+ *
+ * Deterministic (one seeded PRNG, no clock) and constant in memory: earlier clusters are kept
+ * only in bounded rings and a reservoir sample for later opinions to cite, and citations are
+ * unique by construction, so the size can go from a few hundred opinions to millions.
  */
-import { readFileSync } from 'node:fs'
-import type { CourtRecord } from './courts.js'
-import { createRng, type Rng } from './random.js'
-import * as V from './vocabulary.js'
+import { buildPool, circuitOn, type Family, type PoolCourt } from './court-pool.js'
+import { generateBench, type Judge } from './bench.js'
+import { caseParties, docketNumber } from './cases.js'
+import { readRawCourts, type CourtRecord } from './courts.js'
+import { dayOf, isoDay, longDate, bluebookDate, stamps } from './dates.js'
+import { createRng, picker, type Rng } from './random.js'
+import type { CitedRef, SampleRecord } from './records.js'
+import { createAllocator, loadReporters, type Edition } from './reporters.js'
+import { toHtml, toPlainText, writeOpinion, type CiteTarget, type OpinionPlan, type Outcome } from './text.js'
+import { CATEGORIES, CATEGORY_MIX } from './vocabulary.js'
 
-export interface SampleRecord { resource: string; record: Record<string, unknown> }
-export interface CitedRef { volume: number; reporter: string; page: string }
+export type { CitedRef, SampleRecord }
 
 export interface SampleOptions {
   seed?: number
+  /** Opinions to generate (default 10,000); everything else scales with it, judges excepted. */
   opinions?: number
-  courts: CourtRecord[]
-  /** Called with the citations each opinion's text makes (fabricated ones included). */
-  onCited?: (opinionId: number, cites: CitedRef[]) => void
+  /** The court records (all of them, or a subset to draw cases from). */
+  courts: readonly CourtRecord[]
+  /** Called with the citations each opinion's text makes, fabricated ones included, and those fabricated. */
+  onCited?: (opinionId: number, cites: CitedRef[], fabricated: CitedRef[]) => void
 }
 
-type Family = 'scotus' | 'circuit' | 'district' | 'state'
-const COURT_POOL: readonly (readonly [string, Family, number])[] = [
-  ['scotus', 'scotus', 6], ...['ca1', 'ca2', 'ca3', 'ca4', 'ca5', 'ca6', 'ca7', 'ca8', 'ca9', 'ca10', 'ca11', 'cadc', 'cafc'].map((c) => [c, 'circuit', 5] as const),
-  ...['cand', 'cacd', 'nysd', 'nyed', 'txsd', 'ilnd', 'dcd', 'mad', 'flsd', 'paed'].map((c) => [c, 'district', 3] as const),
-  ...['cal', 'ny', 'tex', 'fla', 'pa', 'ill', 'ga', 'mich', 'calctapp', 'nyappdiv'].map((c) => [c, 'state', 3] as const),
-]
-/** Reporter families by court kind; the edition is chosen by the decision date. */
-const REPORTERS: Record<Family | string, string[][]> = {
-  scotus: [['U.S.'], ['S. Ct.'], ['L. Ed. 2d']],
-  circuit: [['F.', 'F.2d', 'F.3d', 'F.4th']],
-  district: [['F.', 'F. Supp.', 'F. Supp. 2d', 'F. Supp. 3d']],
-  cal: [['P.2d', 'P.3d']], calctapp: [['Cal. Rptr. 3d']], ny: [['N.E.2d', 'N.E.3d']], nyappdiv: [['N.Y.S.3d']], tex: [['S.W.2d', 'S.W.3d']],
-  fla: [['So. 2d', 'So. 3d']], pa: [['A.2d', 'A.3d']], ill: [['N.E.2d', 'N.E.3d']], ga: [['S.E.2d']], mich: [['N.W.2d']],
-}
-const CITE_TYPE: Record<string, number> = { federal: 1, state: 2, state_regional: 3, specialty: 4, neutral: 8 }
+export const DEFAULT_OPINIONS = 10_000
+/** Decisions are dated from FIRST_DAY to LAST_DAY; records are created no later than SNAPSHOT_DAY. */
+const FIRST_DAY = dayOf('1950-01-01')
+const LAST_DAY = dayOf('2025-06-30')
+const SNAPSHOT_DAY = dayOf('2025-09-30')
+const AUDIO_FROM_DAY = dayOf('2000-01-01')
+/** Share of citations written that cite nothing real. */
+const FABRICATED_SHARE = 0.02
 
-interface Edition { start: string; end: string | null; citeType: number }
-function loadEditions(): Map<string, Edition> {
-  const raw = JSON.parse(readFileSync(new URL('../../data/reporters/reporters.json', import.meta.url), 'utf8')) as Record<string, { cite_type: string; editions: Record<string, { start: string | null; end: string | null }> }[]>
-  const out = new Map<string, Edition>()
-  for (const list of Object.values(raw)) for (const rep of list) for (const [ed, info] of Object.entries(rep.editions)) {
-    if (!out.has(ed)) out.set(ed, { start: info.start?.slice(0, 10) ?? '1600-01-01', end: info.end?.slice(0, 10) ?? null, citeType: CITE_TYPE[rep.cite_type] ?? 2 })
+/** A fixed-size ring of the most recent items. */
+class Ring<T> {
+  private items: T[] = []
+  private at = 0
+  constructor(private readonly size: number) {}
+  push(x: T) {
+    if (this.items.length < this.size) this.items.push(x)
+    else { this.items[this.at] = x; this.at = (this.at + 1) % this.size }
   }
-  return out
+  pick(rng: Rng): T | undefined { return this.items.length ? this.items[rng.int(0, this.items.length - 1)] : undefined }
 }
 
-const pad = (n: number, w: number) => String(n).padStart(w, '0')
-const isoDate = (days: number) => new Date(Date.UTC(1950, 0, 1) + days * 86_400_000).toISOString().slice(0, 10)
-const stamp = (date: string, rng: Rng) => `${date}T${pad(rng.int(8, 19), 2)}:${pad(rng.int(0, 59), 2)}:${pad(rng.int(0, 59), 2)}+00:00`
+/** A uniform sample of everything pushed so far (reservoir sampling). */
+class Reservoir<T> {
+  private items: T[] = []
+  private seen = 0
+  constructor(private readonly size: number) {}
+  push(x: T, rng: Rng) {
+    this.seen++
+    if (this.items.length < this.size) this.items.push(x)
+    else { const j = rng.int(0, this.seen - 1); if (j < this.size) this.items[j] = x }
+  }
+  pick(rng: Rng): T | undefined { return this.items.length ? this.items[rng.int(0, this.items.length - 1)] : undefined }
+}
+
+interface Citable { cluster: number; day: number; target: CiteTarget }
+
+const CASE_PAGES: Record<Family, [number, number]> = { scotus: [8, 45], circuit: [4, 20], district: [3, 18], bankruptcy: [3, 15], supreme: [3, 16], appellate: [3, 14] }
+const OPINIONS_PER_CLUSTER: Record<Family, readonly (readonly [number, number])[]> = {
+  scotus: [[1, 40], [2, 30], [3, 30]], circuit: [[1, 78], [2, 16], [3, 6]], supreme: [[1, 70], [2, 20], [3, 10]], appellate: [[1, 85], [2, 12], [3, 3]],
+  district: [[1, 1]], bankruptcy: [[1, 1]],
+}
+const LOWER: Record<Family, string> = { scotus: 'the court of appeals', circuit: 'the district court', district: 'the magistrate judge', bankruptcy: 'the trustee', supreme: 'the court of appeals', appellate: 'the trial court' }
 const slugify = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 75)
+const FEDERAL_FAMILIES = new Set<Family>(['scotus', 'circuit', 'district', 'bankruptcy'])
 
 export function* generateSample(opts: SampleOptions): Generator<SampleRecord> {
   const rng = createRng(opts.seed ?? 1)
-  const total = opts.opinions ?? 10_000
-  const editions = loadEditions()
-  const known = new Set(opts.courts.map((c) => c.id))
-  const pool = COURT_POOL.filter(([id]) => known.has(id))
-  const ts = (d: string) => stamp(d, rng)
+  const total = Math.max(0, Math.floor(opts.opinions ?? DEFAULT_OPINIONS))
+  const reporters = loadReporters()
+  const pool = buildPool(opts.courts, readRawCourts(), (f) => reporters.has(f))
+  if (pool.length === 0) throw new Error('generateSample: none of the given courts decides cases (need scotus, circuits, district or state appellate courts)')
+  const courtUrl = new Map(opts.courts.map((c) => [c.id, c.url]))
+  const counters = new Map<string, number>()
+  const next = (resource: string) => { const n = (counters.get(resource) ?? 0) + 1; counters.set(resource, n); return n }
+  // When the archive was imported: older material is "created" then. Derived from the seed.
+  const importDay = dayOf('2010-06-01') + rng.int(0, 900)
 
-  // Judges: a bench per court, each with an education, party, source and position.
-  const schools = V.SCHOOLS.map((name, i) => ({ id: i + 1, name, ein: 100000000 + i * 7919, is_alias_of_id: null, date_created: '2015-01-01T00:00:00+00:00', date_modified: '2015-01-01T00:00:00+00:00' }))
-  for (const s of schools) yield { resource: 'schools', record: s }
-  const bench = new Map<string, number[]>()
-  let personId = 0, positionId = 0, educationId = 0
-  for (const [courtId, family] of pool) {
-    const ids: number[] = []
-    for (let j = 0; j < (family === 'scotus' ? 9 : 6); j++) {
-      const id = ++personId
-      ids.push(id)
-      const first = rng.pick(V.GIVEN), last = rng.pick(V.SURNAMES)
-      const dob = isoDate(rng.int(-25 * 365, -5 * 365))
-      const created = ts('2016-03-01')
-      yield { resource: 'people', record: {
-        id, name_first: first, name_middle: '', name_last: last, name_suffix: '', slug: slugify(`${first} ${last}`), race: [rng.pick(['w', 'b', 'h', 'a'])],
-        gender: rng.pick(['m', 'f']), religion: '', date_dob: dob, date_granularity_dob: '%Y-%m-%d', date_dod: null, date_granularity_dod: '',
-        dob_city: 'Springfield', dob_state: 'IL', dob_country: 'United States', dod_city: '', dod_state: '', dod_country: '',
-        fjc_id: family === 'state' ? null : 1000 + id, has_photo: false, date_completed: null, ftm_total_received: null, ftm_eid: null, is_alias_of_id: null,
-        date_created: created, date_modified: created,
-      } }
-      yield { resource: 'educations', record: { id: ++educationId, person_id: id, school_id: rng.int(1, schools.length), degree_level: 'jd', degree_detail: '', degree_year: Number(dob.slice(0, 4)) + 25, date_created: created, date_modified: created } }
-      yield { resource: 'political-affiliations', record: { id, person_id: id, political_party: rng.pick(V.PARTIES), source: 'b', date_start: null, date_granularity_start: '', date_end: null, date_granularity_end: '', date_created: created, date_modified: created } }
-      yield { resource: 'sources', record: { id, person_id: id, url: `https://www.fjc.gov/history/judges/${id}`, date_accessed: '2016-03-01', notes: '', date_created: created, date_modified: created } }
-      if (family !== 'state') yield { resource: 'aba-ratings', record: { id, person_id: id, year_rated: Number(dob.slice(0, 4)) + 45, rating: rng.weighted([['wq', 6], ['q', 3], ['nq', 1]]), date_created: created, date_modified: created } }
-      const pos = ++positionId
-      const start = isoDate(rng.int(0, 60 * 365))
-      yield { resource: 'positions', record: {
-        id: pos, person_id: id, court_id: courtId, position_type: family === 'scotus' ? 'ass-jus' : 'jud', job_title: '', sector: 2, organization_name: null,
-        location_city: '', location_state: '', date_nominated: start, date_confirmation: start, date_start: start, date_termination: null, date_retirement: null,
-        date_elected: null, date_recess_appointment: null, date_referred_to_judicial_committee: null, date_judicial_committee_action: null, date_hearing: null,
-        date_granularity_start: '%Y-%m-%d', date_granularity_termination: '', judicial_committee_action: '', termination_reason: '', nomination_process: family === 'state' ? '' : 'fed_senate',
-        vote_type: '', voice_vote: null, votes_yes: null, votes_no: null, votes_yes_percent: null, votes_no_percent: null,
-        how_selected: family === 'state' ? 'e_part' : 'a_pres', has_inferred_values: false, date_created: created, date_modified: created,
-      } }
-      if (family === 'state' && rng.chance(0.5)) yield { resource: 'retention-events', record: { id: pos, position_id: pos, retention_type: 'reapp_gov', date_retention: isoDate(rng.int(20 * 365, 74 * 365)), votes_yes: null, votes_no: null, votes_yes_percent: null, votes_no_percent: null, unopposed: null, won: true, date_created: created, date_modified: created } }
-    }
-    bench.set(courtId, ids)
+  const bench = yield* generateBench({ rng, pool, next, importDay, snapshotDay: SNAPSHOT_DAY })
+
+  const pickCourt = picker(pool.map((c) => [c, c.weight] as const))
+  const pickCategory = Object.fromEntries(Object.entries(CATEGORY_MIX).map(([k, mix]) => [k, picker(mix)]))
+  const districtsOf = new Map<string, PoolCourt[]>()
+  for (const c of pool) if (c.family === 'district') for (const circuit of new Set([c.circuit, circuitOn(c, 0)])) {
+    if (circuit) districtsOf.set(circuit, [...(districtsOf.get(circuit) ?? []), c])
   }
+  const appealsFromScotus = pool.filter((c) => c.family === 'circuit' || c.family === 'supreme')
+  const allocator = createAllocator()
+  const groups = new Map<string, Ring<Citable>>()
+  const recent = new Ring<Citable>(3000)
+  const history = new Reservoir<Citable>(3000)
+  const scdbSeq = new Map<number, number>()
 
-  // Case law. Earlier clusters' citations are kept in a bounded ring so memory stays flat.
-  const RING = 20_000
-  const ring: { cite: CitedRef; caseName: string; year: string }[] = []
-  const used = new Set<string>()
-  let docketId = 0, clusterId = 0, opinionId = 0, citationId = 0, audioId = 0
-  const days = 75 * 365
-  while (opinionId < total) {
-    const [courtId, family] = rng.weighted(pool.map((p) => [[p[0], p[1]] as const, p[2]] as const))
-    // Dates advance with the corpus so that citations point backwards in time.
-    const dateFiled = isoDate(Math.min(days, Math.floor((opinionId / total) * days) + rng.int(0, 200)))
-    const year = dateFiled.slice(0, 4)
-    const caseName = caseNameFor(rng, family)
-    const created = ts(dateFiled)
-    const id = ++docketId
-    const judges = bench.get(courtId)!
+  let opinions = 0
+  while (opinions < total) {
+    // Decisions get denser towards the present, and move forward with the corpus so that
+    // opinions cite backwards in time.
+    const u = opinions / total
+    const day = Math.min(LAST_DAY, Math.max(FIRST_DAY, FIRST_DAY + Math.floor((LAST_DAY - FIRST_DAY) * u ** 0.6) + rng.int(-20, 20)))
+    let court = pickCourt(rng)
+    for (let tries = 0; court.startDay > day && tries < 20; tries++) court = pickCourt(rng)
+    if (court.startDay > day) court = pool.find((c) => c.family === 'scotus') ?? pool[0]
+    const family = court.family
+    const year = Number(isoDay(day).slice(0, 4))
+    const mixKey = court.id === 'cafc' ? 'cafc' : family === 'supreme' || family === 'appellate' ? 'state' : family
+    const category = CATEGORIES[pickCategory[mixKey](rng)]
+    const parties = caseParties(rng, court, category.name)
+
+    // Who decided it.
+    let sitting = bench.sitting(court.id, day)
+    if (sitting.length === 0) sitting = bench.all(court.id).slice(-1)
+    const recused = family === 'scotus' && sitting.length > 5 && rng.chance(0.05) ? [rng.pick(sitting)] : []
+    let panel = sitting.filter((j) => !recused.includes(j))
+    if (court.panel > 0 && panel.length > court.panel) panel = rng.sample(panel, court.panel)
+
+    // The docket.
+    const filedDay = Math.max(court.startDay, day - rng.int(60, family === 'scotus' ? 400 : 900))
+    const appellate = family === 'scotus' || family === 'circuit' || family === 'appellate' || family === 'supreme'
+    const arguedDay = appellate && rng.chance(0.6) ? filedDay + Math.floor((day - filedDay) * (0.5 + rng.next() * 0.4)) : null
+    const terminatedDay = Math.min(SNAPSHOT_DAY, day + rng.int(0, 40))
+    const dn = docketNumber(rng, court, filedDay, category.criminal)
+    const appealFrom = family === 'circuit' ? rng.pick(districtsOf.get(court.id) ?? [null]) : family === 'scotus' ? rng.pick(appealsFromScotus) : null
+    const assigned = family === 'district' || family === 'bankruptcy' ? panel[0] : null
+    const names = (js: Judge[]) => js.map((j) => j.last).join(', ')
+    const source = year >= 2008 ? 'C' : FEDERAL_FAMILIES.has(family) ? 'R' : 'U'
+    const docketId = next('dockets')
+    const [dCreated, dModified] = stamps(filedDay, importDay, SNAPSHOT_DAY, rng)
     yield { resource: 'dockets', record: {
-      id, court_id: courtId, case_name: caseName, case_name_short: caseName.split(' v. ')[0], case_name_full: caseName, slug: slugify(caseName),
-      docket_number: docketNumber(rng, family, year), docket_number_core: '', source: family === 'district' ? 1 : 2, date_filed: dateFiled,
-      date_argued: family === 'scotus' || family === 'circuit' ? dateFiled : null, date_terminated: rng.chance(0.7) ? dateFiled : null,
-      assigned_to_id: family === 'district' ? rng.pick(judges) : null, nature_of_suit: rng.pick(['Civil Rights', 'Contract', 'Prisoner Petitions', 'Securities', '']),
-      blocked: false, date_created: created, date_modified: created,
+      id: docketId, court_id: court.id, original_court_info: null, idb_data: null, assigned_to_id: assigned?.person ?? null, referred_to_id: null,
+      date_created: dCreated, date_modified: dModified, source: source === 'C' ? (family === 'district' && rng.chance(0.5) ? 3 : 2) : source === 'R' ? 0 : 16,
+      appeal_from_str: appealFrom ? appealFrom.fullName : '', assigned_to_str: assigned ? `${assigned.first} ${assigned.last}` : '', referred_to_str: '',
+      panel_str: appellate ? names(panel) : '', date_last_index: null,
+      date_cert_granted: family === 'scotus' ? isoDay((arguedDay ?? day) - rng.int(60, 200)) : null, date_cert_denied: null,
+      date_argued: arguedDay === null ? null : isoDay(arguedDay), date_reargued: null, date_reargument_denied: null,
+      date_filed: isoDay(filedDay), date_terminated: isoDay(terminatedDay), date_last_filing: isoDay(terminatedDay),
+      case_name_short: parties.short, case_name: parties.caseName, case_name_full: parties.caseNameFull, slug: slugify(parties.caseName),
+      docket_number: dn.number, docket_number_core: dn.core, docket_number_raw: dn.number, docket_number_source: 0,
+      federal_dn_office_code: family === 'district' ? dn.number[0] : '', federal_dn_case_type: family === 'district' ? (category.criminal ? 'cr' : 'cv') : '',
+      federal_dn_judge_initials_assigned: assigned && family === 'district' ? `${assigned.first[0]}${assigned.last[0]}` : '', federal_dn_judge_initials_referred: '',
+      federal_defendant_number: null, records_case_id: family === 'district' && year >= 2001 ? String(rng.int(10_000, 999_999)) : null,
+      cause: family === 'district' ? category.cause : '', nature_of_suit: family === 'district' ? category.nature : '',
+      jury_demand: family === 'district' && !category.criminal ? rng.pick(['Plaintiff', 'Both', 'None', 'Defendant']) : '',
+      jurisdiction_type: family === 'district' ? (category.criminal ? 'U.S. Government Plaintiff' : category.name === 'contract' || category.name === 'tort' ? 'Diversity' : 'Federal question') : '',
+      appellate_fee_status: family === 'circuit' && year >= 2005 ? rng.pick(['paid', 'ifp']) : '', appellate_case_type_information: '', mdl_status: '',
+      filepath_ia: '', filepath_ia_json: '', ia_upload_failure_count: null, ia_needs_upload: null, ia_date_first_change: null,
+      date_blocked: null, blocked: false, appeal_from_id: appealFrom?.id ?? null, parent_docket_id: null, tags_ids: [], panel_ids: appellate ? panel.map((j) => j.person) : [],
     } }
-    const cid = ++clusterId
-    const panel = family === 'scotus' ? judges : [rng.pick(judges), rng.pick(judges), rng.pick(judges)].filter((v, i, a) => a.indexOf(v) === i)
-    yield { resource: 'clusters', record: {
-      id: cid, docket_id: id, case_name: caseName, case_name_short: caseName.split(' v. ')[0], case_name_full: caseName, slug: slugify(caseName),
-      date_filed: dateFiled, date_filed_is_approximate: false, judges: panel.map((p) => `Judge ${p}`).join(', '), panel_ids: panel,
-      precedential_status: rng.weighted([['Published', 9], ['Unpublished', 1]]), source: 'C', citation_count: 0, blocked: false,
-      date_created: created, date_modified: created,
-    } }
-    const families = REPORTERS[family === 'state' ? courtId : family] ?? REPORTERS.state
-    const parallel: CitedRef[] = []
-    for (const fam of families.slice(0, family === 'scotus' ? 2 : 1)) {
-      const edition = fam.filter((e) => { const ed = editions.get(e); return ed && ed.start <= dateFiled && (!ed.end || ed.end >= dateFiled) }).at(-1) ?? fam[fam.length - 1]
-      let cite: CitedRef
-      do cite = { volume: rng.int(1, 999), reporter: edition, page: String(rng.int(1, 1500)) }
-      while (used.has(`${cite.volume}|${cite.reporter}|${cite.page}`))
-      used.add(`${cite.volume}|${cite.reporter}|${cite.page}`)
-      parallel.push(cite)
-      yield { resource: 'citations', record: { id: ++citationId, cluster_id: cid, ...cite, type: editions.get(edition)?.citeType ?? 2, date_created: created, date_modified: created } }
-    }
-    const nOpinions = Math.min(total - opinionId, rng.weighted([[1, 7], [2, 2], [3, 1]]))
-    for (let k = 0; k < nOpinions; k++) {
-      const oid = ++opinionId
-      const cites: CitedRef[] = []
-      const text = opinionText(rng, ring, cites)
-      opts.onCited?.(oid, cites)
-      const author = rng.pick(panel)
-      const type = nOpinions === 1 ? '010combined' : k === 0 ? '020lead' : rng.pick(['030concurrence', '040dissent'])
-      yield { resource: 'opinions', record: {
-        id: oid, cluster_id: cid, author_id: author, author_str: '', joined_by_ids: [], per_curiam: false, joined_by_str: '', type,
-        sha1: sha1ish(rng), page_count: Math.ceil(text.length / 3000), download_url: null, local_path: '',
-        plain_text: rng.chance(0.8) ? text : '', html: '', html_with_citations: '', extracted_by_ocr: false, ordering_key: nOpinions > 1 ? k + 1 : null,
-        ...(rng.chance(0.8) ? {} : { html: text.split('\n\n').map((p) => `<p>${p.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</p>`).join('\n') }),
-        date_created: created, date_modified: created,
-      } }
-    }
-    if ((family === 'scotus' || family === 'circuit') && rng.chance(0.05)) {
+
+    // Oral argument audio (recorded by the federal appellate courts since about 2000) for a few % of appellate dockets.
+    if ((family === 'circuit' || family === 'scotus') && arguedDay !== null && arguedDay >= AUDIO_FROM_DAY && rng.chance(0.15)) {
+      const iso = isoDay(arguedDay)
+      const [aCreated, aModified] = stamps(arguedDay, importDay, SNAPSHOT_DAY, rng)
+      const transcribed = rng.chance(0.3)
       yield { resource: 'audio', record: {
-        id: ++audioId, docket_id: id, case_name: caseName, case_name_short: '', case_name_full: caseName, judges: '', panel_ids: panel, sha1: sha1ish(rng),
-        source: 'C', download_url: `https://www.example-court.gov/audio/${id}.mp3`, local_path_mp3: `mp3/${year}/${id}.mp3`, local_path_original_file: '',
-        filepath_ia: '', duration: rng.int(900, 4200), processing_complete: true, blocked: false, date_blocked: null, stt_status: 0, stt_source: null, stt_transcript: '',
-        date_created: created, date_modified: created,
+        id: next('audio'), panel_ids: panel.map((j) => j.person), docket_id: docketId, date_created: aCreated, date_modified: aModified, source: 'C',
+        case_name_short: parties.short, case_name: parties.caseName, case_name_full: parties.caseNameFull, judges: names(panel), sha1: rng.hex(40),
+        download_url: `${(courtUrl.get(court.id) || 'https://www.uscourts.gov').replace(/\/$/, '')}/audio/${dn.number}.mp3`,
+        local_path_mp3: `mp3/${iso.slice(0, 4)}/${iso.slice(5, 7)}/${iso.slice(8, 10)}/${slugify(parties.caseName).replace(/-/g, '_')}.mp3`,
+        local_path_original_file: `mp3/${iso.slice(0, 4)}/${iso.slice(5, 7)}/${iso.slice(8, 10)}/${slugify(parties.caseName).replace(/-/g, '_')}_cl.mp3`,
+        filepath_ia: '', ia_upload_failure_count: null, duration: rng.int(900, 4200), processing_complete: true, date_blocked: null, blocked: false,
+        stt_status: transcribed ? 1 : 0, stt_source: transcribed ? 1 : null,
+        stt_transcript: transcribed ? `Good morning, Your Honors, and may it please the Court. This case presents ${rng.pick(category.issue)}. Counsel, you may proceed.` : '',
       } }
     }
-    ring.push({ cite: rng.pick(parallel), caseName, year })
-    if (ring.length > RING) ring.splice(0, ring.length - RING)
-  }
-}
 
-function caseNameFor(rng: Rng, family: Family): string {
-  const person = () => rng.pick(V.SURNAMES)
-  const party = () => (rng.chance(0.4) ? rng.pick(V.COMPANIES) : person())
-  if (family === 'state') return rng.weighted([[`State v. ${person()}`, 3], [`People v. ${person()}`, 2], [`${party()} v. ${party()}`, 4], [`In re Estate of ${person()}`, 1]])
-  return rng.weighted([[`United States v. ${person()}`, 3], [`${party()} v. ${party()}`, 6], [`In re ${party()}`, 1]])
-}
+    // The cluster and its parallel citations.
+    const status = precedentialStatus(rng, family, day)
+    const published = status === 'Published' || status === 'In-chambers'
+    const nOpinions = Math.min(total - opinions, rng.weighted(OPINIONS_PER_CLUSTER[family]))
+    const kinds: ('lead' | 'concurrence' | 'dissent')[] = ['lead']
+    for (let k = 1; k < nOpinions; k++) kinds.push(rng.chance(0.6) ? 'dissent' : 'concurrence')
+    const outcome: Outcome = family === 'district' || family === 'bankruptcy' ? rng.weighted([['granted', 4], ['denied', 3], ['mixed', 2]] as const)
+      : category.name === 'immigration' && family === 'circuit' ? rng.weighted([['denied', 7], ['granted', 2], ['vacated', 1]] as const)
+      : rng.weighted([['affirmed', 65], ['reversed', 20], ['vacated', 10], ['mixed', 5]] as const)
+    const clusterId = next('clusters')
+    const [cCreated, cModified] = stamps(day, importDay, SNAPSHOT_DAY, rng)
+    const dissenters = kinds.filter((k) => k === 'dissent').length
+    let scdb = ''
+    if (family === 'scotus') { const n = (scdbSeq.get(year) ?? 0) + 1; scdbSeq.set(year, n); scdb = `${year}-${String(n).padStart(3, '0')}` }
+    yield { resource: 'clusters', record: {
+      id: clusterId, panel_ids: panel.map((j) => j.person), non_participating_judges_ids: recused.map((j) => j.person), docket_id: docketId,
+      date_created: cCreated, date_modified: cModified, judges: names(panel), date_filed: isoDay(day), date_filed_is_approximate: false,
+      slug: slugify(parties.caseName), case_name_short: parties.short, case_name: parties.caseName, case_name_full: parties.caseNameFull,
+      scdb_id: scdb, scdb_decision_direction: scdb ? rng.int(1, 3) : null, scdb_votes_majority: scdb ? panel.length - dissenters : null,
+      scdb_votes_minority: scdb ? dissenters : null, source, procedural_history: '',
+      attorneys: rng.chance(0.6) ? `${rng.pick(['John', 'Maria', 'David', 'Susan'])} ${rng.pick(['Keller', 'Ortiz', 'Brennan', 'Yoon'])}, argued the cause for ${parties.p}. ${rng.pick(['Robert', 'Ellen', 'Victor', 'Anne'])} ${rng.pick(['Hale', 'Marsh', 'Quinn', 'Sato'])}, argued the cause for ${parties.d}.` : '',
+      nature_of_suit: family === 'district' ? category.nature : '', posture: '', headnotes: '', summary: '',
+      syllabus: family === 'scotus' && rng.chance(0.7) ? `The question presented is ${rng.pick(category.issue)}. Held: ${rng.pick(category.holding)}.` : '',
+      disposition: DISPOSITION[outcome], history: '', other_dates: arguedDay !== null ? `Argued ${longDate(arguedDay)}.` : '', cross_reference: '', correction: '',
+      precedential_status: status, date_blocked: null, blocked: false, filepath_json_partner_c: '', filepath_pdf_partner_c: '', filepath_xml_scan: '', filepath_pdf_scan: '',
+      arguments: '', headmatter: '',
+    } }
 
-function docketNumber(rng: Rng, family: Family, year: string): string {
-  const yy = year.slice(2)
-  if (family === 'scotus') return `${yy}-${rng.int(1, 9999)}`
-  if (family === 'circuit') return `${yy}-${pad(rng.int(1, 99999), 5)}`
-  if (family === 'district') return `${rng.int(1, 4)}:${yy}-${rng.pick(['cv', 'cr'])}-${pad(rng.int(1, 99999), 5)}`
-  return `${rng.pick(['S', 'A', 'B'])}${pad(rng.int(1, 999999), 6)}`
-}
-
-const sha1ish = (rng: Rng) => Array.from({ length: 40 }, () => '0123456789abcdef'[rng.int(0, 15)]).join('')
-
-/** Legal-sounding prose citing 3–15 earlier clusters, with pin cites, Id., statutes and ~2% fabricated citations. */
-function opinionText(rng: Rng, ring: { cite: CitedRef; caseName: string; year: string }[], cites: CitedRef[]): string {
-  const paras: string[] = [rng.pick(V.OPENINGS)]
-  const n = ring.length ? rng.int(3, 15) : 0
-  for (let i = 0; i < rng.int(3, 10) || cites.length < n; i++) {
-    const sentences: string[] = []
-    for (let s = 0; s < rng.int(2, 5); s++) sentences.push(rng.pick(V.SENTENCES))
-    if (cites.length < n) {
-      if (rng.chance(0.02)) {
-        const fake = { volume: rng.int(600, 999), reporter: rng.pick(['U.S.', 'F.3d', 'F. Supp. 2d']), page: String(rng.int(1, 1500)) }
-        cites.push(fake)
-        sentences.push(`See ${rng.pick(V.SURNAMES)} v. ${rng.pick(V.SURNAMES)}, ${fake.volume} ${fake.reporter} ${fake.page} (2001).`)
-      } else {
-        const target = rng.pick(ring)
-        cites.push(target.cite)
-        const pin = rng.chance(0.5) ? `, ${Number(target.cite.page) + rng.int(1, 20)}` : ''
-        sentences.push(`See ${target.caseName}, ${target.cite.volume} ${target.cite.reporter} ${target.cite.page}${pin} (${target.year}).`)
-        if (rng.chance(0.3)) sentences.push(`Id. at ${Number(target.cite.page) + rng.int(1, 30)}.`)
-      }
+    const pages = rng.int(CASE_PAGES[family][0], CASE_PAGES[family][1])
+    const targetCites: CiteTarget['cites'] = []
+    for (const e of clusterEditions(rng, court, day, published, year)) {
+      const a = allocator.next(e, day, pages, rng)
+      targetCites.push({ volume: a.volume, reporter: e.reporter, page: a.page, first: a.firstPage, last: a.lastPage, byDocument: e.byDocument })
+      yield { resource: 'citations', record: { id: next('citations'), cluster_id: clusterId, volume: a.volume, reporter: e.reporter, page: a.page, type: e.type, date_created: cCreated, date_modified: cCreated } }
     }
-    if (rng.chance(0.2)) sentences.push(`The claim arises under ${rng.pick(V.STATUTES)}.`)
-    paras.push(sentences.join(' '))
+
+    // The opinions.
+    const lead = rng.pick(panel)
+    const perCuriam = nOpinions === 1 && family !== 'district' && family !== 'bankruptcy' && rng.chance(0.05)
+    const separateAuthors = rng.sample(panel.filter((j) => j !== lead), nOpinions - 1)
+    const dissentAuthors = separateAuthors.filter((_, k) => kinds[k + 1] === 'dissent')
+    const majority = panel.filter((j) => j !== lead && !dissentAuthors.includes(j))
+    for (let k = 0; k < nOpinions; k++) {
+      const kind = kinds[k]
+      const author = k === 0 ? (perCuriam ? null : lead) : separateAuthors[k - 1] ?? null
+      const joined = k === 0 ? (perCuriam ? [] : majority) : kind === 'dissent' ? dissentAuthors.filter((j) => j !== author).slice(0, 1) : []
+      const type = nOpinions === 1 ? (rng.chance(0.9) ? '010combined' : family === 'scotus' ? '015unamimous' : '020lead') : k === 0 ? '020lead' : kind === 'dissent' ? '040dissent' : rng.chance(0.85) ? '030concurrence' : '035concurrenceinpart'
+      const opinionId = next('opinions')
+      const plan: OpinionPlan = {
+        kind, voice: family === 'scotus' ? 'scotus' : family === 'district' || family === 'bankruptcy' ? 'trial' : 'appellate', category,
+        p: parties.p, d: parties.d, lower: family === 'circuit' && category.name === 'immigration' ? 'the Board' : LOWER[family], outcome,
+        targetBytes: kind === 'lead' ? 2000 + Math.floor(26_000 * rng.next() ** 2.5) : 2000 + Math.floor(9000 * rng.next() ** 2),
+        targets: [], fabricated: [], header: k === 0 ? caption(court, dn.number, parties.caseNameFull, arguedDay, day, panel) : [],
+        authorLine: authorLine(court, kind, author, perCuriam),
+      }
+      const wanted = kind === 'lead' ? rng.int(3, 15) : rng.int(3, 6)
+      const chosen = new Set<number>()
+      for (let c = 0; c < wanted; c++) {
+        if (rng.chance(FABRICATED_SHARE)) { const f = fabricate(rng, court, day); if (f) plan.fabricated.push(f); continue }
+        const t = chooseTarget(rng, court, day, clusterId, chosen)
+        if (t) { chosen.add(t.cluster); plan.targets.push(t.target) }
+      }
+      // A fifth of the opinions also come as HTML (as from a court site), the rest as plain text only.
+      const withHtml = rng.chance(0.2)
+      const written = writeOpinion(plan, rng, year, withHtml)
+      const plain = toPlainText(written.paragraphs, withHtml)
+      const html = withHtml ? toHtml(written.paragraphs, plan.header.length + 1) : ''
+      opts.onCited?.(opinionId, written.cited, written.fabricated)
+      const url = source === 'C' ? courtUrl.get(court.id) : ''
+      const iso = isoDay(day)
+      yield { resource: 'opinions', record: {
+        id: opinionId, cluster_id: clusterId, author_id: author?.person ?? null, joined_by_ids: joined.map((j) => j.person),
+        date_created: cCreated, date_modified: cModified, author_str: author ? author.last : '', per_curiam: perCuriam, joined_by_str: names(joined), type,
+        sha1: rng.hex(40), page_count: Math.max(1, Math.ceil(plain.length / 3200)),
+        download_url: url ? `${url.replace(/\/$/, '')}/opinions/${dn.number.replace(/[^\w-]/g, '')}${k ? `-${k}` : ''}.pdf` : null,
+        local_path: url ? `pdf/${iso.slice(0, 4)}/${iso.slice(5, 7)}/${iso.slice(8, 10)}/${slugify(parties.caseName)}${k ? `-${k}` : ''}.pdf` : '',
+        plain_text: plain, html, html_partner_a: '', html_partner_b: '', html_anon_2020: '', xml_partner_c: '', xml_scan: '', html_with_citations: '',
+        extracted_by_ocr: source === 'U' && year < 1995 && rng.chance(0.4), ordering_key: nOpinions > 1 ? k + 1 : null, main_version_id: null,
+      } }
+      opinions++
+    }
+
+    // Make the cluster citable by later opinions.
+    if (targetCites.length && (published || rng.chance(0.3))) {
+      const entry: Citable = { cluster: clusterId, day, target: { name: parties.caseName, short: parties.short, cites: targetCites, paren: parenthetical(court, targetCites[0], day) } }
+      for (const key of groupKeys(court, day)) {
+        let ring = groups.get(key)
+        if (!ring) groups.set(key, (ring = new Ring(300)))
+        ring.push(entry)
+      }
+      recent.push(entry)
+      history.push(entry, rng)
+    }
   }
-  paras.push(rng.pick(V.CLOSINGS))
-  return paras.join('\n\n')
+
+  function groupKeys(court: PoolCourt, day: number): string[] {
+    const keys = [`court:${court.id}`]
+    if (court.family === 'circuit') keys.push(`circ:${court.id}`)
+    if (court.family === 'district' || court.family === 'bankruptcy') keys.push(`circ:${circuitOn(court, day)}`)
+    if (court.family === 'supreme' || court.family === 'appellate') keys.push(`state:${court.state}`)
+    return keys
+  }
+
+  /** An earlier cluster to cite, drawn from the courts this court usually cites. */
+  function chooseTarget(rng: Rng, court: PoolCourt, day: number, self: number, chosen: Set<number>): Citable | undefined {
+    const sources: Record<Family, [string, number][]> = {
+      scotus: [['court:scotus', 0.7], ['global', 0.3]],
+      circuit: [['court:scotus', 0.35], [`circ:${court.id}`, 0.45], ['global', 0.2]],
+      district: [['court:scotus', 0.3], [`circ:${circuitOn(court, day)}`, 0.35], [`court:${court.id}`, 0.15], ['global', 0.2]],
+      bankruptcy: [['court:scotus', 0.15], [`circ:${circuitOn(court, day)}`, 0.45], ['global', 0.4]],
+      supreme: [['court:scotus', 0.2], [`state:${court.state}`, 0.6], ['global', 0.2]],
+      appellate: [['court:scotus', 0.15], [`state:${court.state}`, 0.65], ['global', 0.2]],
+    }
+    const from = sources[court.family]
+    for (let tries = 0; tries < 6; tries++) {
+      const key = tries < 4 ? rng.weighted(from) : 'global'
+      const c = key === 'global' ? (rng.chance(0.5) ? recent.pick(rng) : history.pick(rng)) : groups.get(key)?.pick(rng)
+      if (c && c.day <= day && c.cluster !== self && !chosen.has(c.cluster)) return c
+    }
+    return undefined
+  }
+
+  /** A citation to a case that was never decided, in a reporter the court would cite. */
+  function fabricate(rng: Rng, court: PoolCourt, day: number): CiteTarget | undefined {
+    const fakeDay = Math.max(FIRST_DAY - 3650, day - rng.int(200, 20 * 365))
+    const family = [...court.reporters, 'F.'].map((f) => reporters.editionOn(f, fakeDay)).find((e): e is Edition => !!e && !e.byDocument)
+    if (!family) return undefined
+    const { volume, page } = allocator.fabricate(family, fakeDay, rng)
+    const first = Number(page)
+    const a = caseParties(rng, court, 'contract')
+    const cite = { volume, reporter: family.reporter, page, first, last: first + rng.int(3, 12), byDocument: false }
+    return { name: a.caseName, short: a.short, cites: [cite], paren: parenthetical(court, cite, fakeDay) }
+  }
+
+  /** The editions a decision is reported in: one or two, the primary first. */
+  function clusterEditions(rng: Rng, court: PoolCourt, day: number, published: boolean, year: number): Edition[] {
+    const on = (f: string) => reporters.editionOn(f, day)
+    const out: (Edition | undefined)[] = []
+    switch (court.family) {
+      case 'scotus':
+        // U.S. Reports lag about three years behind the decisions.
+        if (day < SNAPSHOT_DAY - 3 * 365) out.push(on('U.S.'), rng.chance(0.7) ? on('S. Ct.') : on('L. Ed.'))
+        else out.push(on('S. Ct.'), on('L. Ed.'))
+        break
+      case 'circuit':
+        if (published) out.push(on('F.'), year >= 1985 && rng.chance(0.35) ? on('WL') : undefined)
+        else if (year >= 2001) out.push(on("F. App'x"), rng.chance(0.5) ? on('WL') : undefined)
+        else out.push(on('WL'))
+        break
+      case 'district':
+        if (published) out.push(on('F. Supp.'), year >= 1985 && rng.chance(0.35) ? on('WL') : undefined)
+        else out.push(on('WL'), year >= 1990 && rng.chance(0.3) ? on('U.S. Dist. LEXIS') : undefined)
+        break
+      case 'bankruptcy':
+        out.push(published ? on('B.R.') : on('WL'), published && rng.chance(0.4) ? on('WL') : undefined)
+        break
+      default:
+        if (published) for (const f of court.reporters) out.push(on(f))
+        else out.push(on('WL'))
+    }
+    const editions = out.filter((e): e is Edition => !!e).slice(0, 2)
+    if (editions.length === 0) { const wl = on('WL'); if (wl) editions.push(wl) }
+    return editions
+  }
+}
+
+/** Court and date of a citation, Bluebook style: no court for the Supreme Court or a state's official reports, the full date for WL. */
+function parenthetical(court: PoolCourt, primary: { reporter: string; byDocument: boolean }, day: number): string {
+  const year = isoDay(day).slice(0, 4)
+  if (court.family === 'scotus') return year
+  if (primary.byDocument) return `${court.citeAs} ${bluebookDate(day)}`
+  if (court.family === 'supreme' && court.reporters[0] && primary.reporter.startsWith(court.reporters[0])) return year
+  return `${court.citeAs} ${year}`
+}
+
+const DISPOSITION: Record<Outcome, string> = {
+  affirmed: 'Affirmed', reversed: 'Reversed and remanded', vacated: 'Vacated and remanded', mixed: 'Affirmed in part, reversed in part, and remanded',
+  granted: 'Motion granted', denied: 'Motion denied',
+}
+
+function precedentialStatus(rng: Rng, family: Family, day: number): string {
+  if (rng.chance(0.005)) return rng.pick(['Unknown', 'Errata', 'Separate', 'Relating-to'])
+  const published: Record<Family, number> = {
+    scotus: 1, circuit: day < dayOf('1975-01-01') ? 0.95 : 0.72, district: 0.55, bankruptcy: 0.6, supreme: 0.97, appellate: 0.72,
+  }
+  if (family === 'scotus' && rng.chance(0.02)) return 'In-chambers'
+  return rng.chance(published[family]) ? 'Published' : 'Unpublished'
+}
+
+const TITLE: Record<Family, string> = { scotus: 'Justice', circuit: 'Circuit Judge', district: 'United States District Judge', bankruptcy: 'United States Bankruptcy Judge', supreme: 'J.', appellate: 'J.' }
+
+function caption(court: PoolCourt, docket: string, full: string, argued: number | null, decided: number, panel: Judge[]): string[] {
+  const lines = [court.fullName.toUpperCase(), full, `No. ${docket.replace(/^No\. /, '')}`]
+  lines.push(argued !== null ? `Argued ${longDate(argued)}. Decided ${longDate(decided)}.` : `Decided ${longDate(decided)}.`)
+  if (court.panel > 1 && panel.length) {
+    const names = panel.map((j) => j.last.toUpperCase())
+    lines.push(`Before: ${names.length > 1 ? `${names.slice(0, -1).join(', ')}, and ${names.at(-1)}` : names[0]}, ${court.family === 'circuit' ? 'Circuit Judges' : 'Judges'}.`)
+  }
+  return lines
+}
+
+function authorLine(court: PoolCourt, kind: 'lead' | 'concurrence' | 'dissent', author: Judge | null, perCuriam: boolean): string {
+  if (perCuriam || !author) return 'PER CURIAM.'
+  const name = author.last.toUpperCase()
+  if (court.family === 'scotus') return kind === 'lead' ? `JUSTICE ${name} delivered the opinion of the Court.` : `JUSTICE ${name}, ${kind === 'dissent' ? 'dissenting' : 'concurring'}.`
+  if (court.family === 'district' || court.family === 'bankruptcy') return `MEMORANDUM OPINION AND ORDER\n\n${author.first} ${author.last}, ${TITLE[court.family]}.`
+  const title = TITLE[court.family]
+  if (kind === 'lead') return title === 'J.' ? `${name}, J.` : `${name}, ${title}:`
+  return title === 'J.' ? `${name}, J., ${kind === 'dissent' ? 'dissenting' : 'concurring'}.` : `${name}, ${title}, ${kind === 'dissent' ? 'dissenting' : 'concurring'}:`
 }
