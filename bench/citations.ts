@@ -22,7 +22,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync, mkdtempSync, rmSync
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { extractCitations, warmUp, type FoundCitation } from '../core/citations/index.js'
+import { extractCitations, warmUp, type FoundCitation } from '../domain/citations/index.js'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const repo = path.resolve(here, '..')

@@ -11,7 +11,7 @@ import { createLogger } from '../core/logger.js'
 const createRuntime = () => { const cfg = loadConfig(); return createRuntimeWith(cfg, createLogger(cfg, { stderr: true })) }
 import { createUser, userVisible } from './users.js'
 import { buildApp } from '../api/app.js'
-import { entityTopic } from '../schemas/registry.js'
+import { entityTopic, groupId, PROCESSORS } from '../schemas/events/index.js'
 
 const int = (v: string) => {
   const n = Number(v.replace(/_/g, ''))
@@ -30,7 +30,7 @@ ingest.command('sample')
     const rt = createRuntime()
     try {
       await prepare(rt)
-      const { ingestSample } = await import('./ingest.js')
+      const { ingestSample } = await import('../connectors/drivers/sample.js')
       const s = await ingestSample(rt, { opinions: o.opinions, seed: o.seed })
       console.log(JSON.stringify(s, null, 2))
     } finally { await rt.close() }
@@ -42,7 +42,7 @@ ingest.command('bulk <dir>')
     const rt = createRuntime()
     try {
       await prepare(rt)
-      const { ingestBulk } = await import('./ingest-bulk.js')
+      const { ingestBulk } = await import('../connectors/drivers/bulk.js')
       const s = await ingestBulk(rt, dir, { deadLetterPath: o.deadLetters })
       console.log(JSON.stringify(s, null, 2))
       if (s.refused) process.exitCode = 2
@@ -103,7 +103,7 @@ program.command('replay <resource>')
     await admin.connect()
     try {
       rt.catalogue.get(resource)
-      await admin.resetOffsets({ groupId: `${rt.cfg.topicPrefix}sink.tables`, topic: entityTopic(rt.cfg, resource), earliest: true })
+      await admin.resetOffsets({ groupId: groupId(rt.cfg, PROCESSORS.tableSink), topic: entityTopic(rt.cfg, resource), earliest: true })
       console.log(`offsets of ${entityTopic(rt.cfg, resource)} reset; the table sink replays it when it next starts`)
     } finally { await admin.disconnect(); await rt.close() }
   })

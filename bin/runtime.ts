@@ -6,17 +6,19 @@ import type { Kafka } from 'kafkajs'
 import { loadConfig, type Config } from '../core/config.js'
 import { createLogger, type Logger } from '../core/logger.js'
 import { createKafka } from '../core/kafka.js'
-import { createRegistry, type SchemaRegistry } from '../core/registry.js'
+import { createRegistry, type Registry } from '../core/registry.js'
 import { createDb, type Db } from '../core/clickhouse.js'
+import { systemClock, type Clock } from '../core/clock.js'
 import { catalogue, type Catalogue } from '../schemas/catalogue/index.js'
 import { migrate } from '../schemas/migrate.js'
 import { registerEntitySchemas } from '../schemas/registry.js'
+import { ensureEntityTopics } from '../schemas/topics.js'
 import { startTableSink } from '../streams/table-sink.js'
-import { startCitationNetwork, ensureCitationState } from '../streams/citation-network.js'
-import { createPublisher, type Publisher } from '../connectors/publisher.js'
+import { startCitationNetwork } from '../streams/citation-network.js'
+import { openPublisher } from '../connectors/publisher.js'
 
 export interface Runtime {
-  cfg: Config; log: Logger; kafka: Kafka; registry: SchemaRegistry; db: Db; catalogue: Catalogue
+  cfg: Config; log: Logger; kafka: Kafka; registry: Registry; db: Db; catalogue: Catalogue; clock: Clock
   close(): Promise<void>
 }
 
@@ -26,6 +28,7 @@ export function createRuntime(cfg: Config = loadConfig(), log: Logger = createLo
     cfg, log, db, catalogue,
     kafka: createKafka(cfg, log),
     registry: createRegistry(cfg),
+    clock: systemClock(cfg.timeScale),
     close: () => db.close(),
   }
 }
@@ -34,24 +37,31 @@ export function createRuntime(cfg: Config = loadConfig(), log: Logger = createLo
 export async function prepare(rt: Runtime): Promise<void> {
   const admin = createDb(rt.cfg, { useDatabase: false })
   try {
-    await migrate(admin, rt.catalogue, (m) => rt.log.info(m))
+    await migrate(admin, rt.catalogue, (m) => rt.log.debug(m))
   } finally { await admin.close() }
   await registerEntitySchemas(rt.cfg, rt.registry, rt.catalogue)
-  await ensureCitationState(rt.db)
+  await ensureEntityTopics(rt.cfg, rt.kafka, rt.catalogue)
 }
 
 export interface Stoppable { stop(): Promise<void> }
 
-/** Every processor, in one process. Stopping them stops the citation network's publisher last. */
-export async function startProcessors(rt: Runtime): Promise<Stoppable[]> {
-  const publisher = await openPublisher(rt)
-  const sink = await startTableSink(rt)
-  const network = await startCitationNetwork({ ...rt, publisher })
-  return [sink, network, publisher]
+/** The processor roles; each can run in its own process (`lds run --roles table-sink`) and in several instances. */
+export const PROCESSOR_ROLES = ['table-sink', 'citation-network'] as const
+export type ProcessorRole = (typeof PROCESSOR_ROLES)[number]
+
+/** Starts the given processors in this process; the returned list stops them in reverse order. */
+export async function startProcessors(rt: Runtime, roles: readonly ProcessorRole[] = PROCESSOR_ROLES): Promise<Stoppable[]> {
+  const started: Stoppable[] = []
+  if (roles.includes('table-sink')) started.push(await startTableSink(rt))
+  if (roles.includes('citation-network')) {
+    const publisher = await openPublisher(rt)
+    started.push(publisher)
+    started.push(await startCitationNetwork({ ...rt, publisher }))
+  }
+  return started
 }
 
-export async function openPublisher(rt: Runtime, onInvalid?: (resource: string, record: Record<string, unknown>, reason: string) => void): Promise<Publisher> {
-  const pub = createPublisher({ ...rt, onInvalid })
-  await pub.start()
-  return pub
+/** Stops what was started, last first; failures are logged, not thrown, so every part gets its turn. */
+export async function stopAll(rt: Runtime, parts: Stoppable[]): Promise<void> {
+  for (const p of [...parts].reverse()) await p.stop().catch((err) => rt.log.warn({ err: (err as Error).message }, 'stop failed'))
 }

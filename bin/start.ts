@@ -8,7 +8,7 @@ import { loadConfig } from '../core/config.js'
 import { createLogger } from '../core/logger.js'
 import { infraUp, infraDown } from '../infra/cli.js'
 import { createRuntime, prepare, startProcessors } from './runtime.js'
-import { ingestSample, sampleAlreadyLoaded } from './ingest.js'
+import { ingestSample, sampleAlreadyLoaded } from '../connectors/drivers/sample.js'
 import { buildApp } from '../api/app.js'
 
 const cfg = loadConfig()

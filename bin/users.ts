@@ -1,7 +1,8 @@
 /** Creating API users: the record goes through the users topic like every other change. */
 import { sql, ident } from '../core/sql.js'
 import { newToken, hashToken } from '../core/tokens.js'
-import { openPublisher, type Runtime } from './runtime.js'
+import type { Runtime } from './runtime.js'
+import { openPublisher } from '../connectors/publisher.js'
 
 export async function createUser(rt: Runtime, username: string, opts: { write?: boolean; citationRate?: string } = {}): Promise<{ id: number; token: string }> {
   if (!/^[\w.@+-]{1,150}$/.test(username)) throw new Error('usernames are 1-150 letters, digits and @.+-_')

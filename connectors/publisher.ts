@@ -7,12 +7,16 @@ import avro from 'avsc'
 import type { Kafka, Producer, Message } from 'kafkajs'
 import type { Config } from '../core/config.js'
 import type { Logger } from '../core/logger.js'
-import type { SchemaRegistry } from '../core/registry.js'
-import { ensureTopics, compactedTopic, idempotentProducer } from '../core/kafka.js'
+import type { Registry } from '../core/registry.js'
+import { idempotentProducer } from '../core/kafka.js'
+import { ensureEntityTopics } from '../schemas/topics.js'
 import type { Catalogue } from '../schemas/catalogue/index.js'
 import { toAvro } from '../schemas/avro.js'
-import { entityTopic, registerEntitySchemas } from '../schemas/registry.js'
+import { registerEntitySchemas } from '../schemas/registry.js'
+import { entityTopic, createVersioner, wireEncode } from '../schemas/events/index.js'
 import { createEntityCodec, InvalidRecord, type EntityCodec } from './entity-codec.js'
+
+export { createVersioner }
 
 export interface PublisherStats { published: number; invalid: number; bytes: number }
 
@@ -26,23 +30,10 @@ export interface Publisher {
   readonly stats: PublisherStats
 }
 
-/** Strictly increasing microsecond timestamps: a later write always has a higher version. */
-export function createVersioner(now: () => number = Date.now): () => number {
-  let last = 0
-  return () => { last = Math.max(last + 1, now() * 1000); return last }
-}
-
 interface Topic { name: string; schemaId: number; type: avro.Type; codec: EntityCodec; buffer: Message[]; bytes: number }
 
-export function wireEncode(schemaId: number, body: Buffer): Buffer {
-  const header = Buffer.alloc(5)
-  header.writeUInt8(0, 0)
-  header.writeUInt32BE(schemaId, 1)
-  return Buffer.concat([header, body])
-}
-
 export function createPublisher(deps: {
-  cfg: Config; kafka: Kafka; registry: SchemaRegistry; catalogue: Catalogue; log: Logger
+  cfg: Config; kafka: Kafka; registry: Registry; catalogue: Catalogue; log: Logger
   batchSize?: number; batchBytes?: number
   onInvalid?: (resource: string, record: Record<string, unknown>, reason: string) => void
   version?: () => number
@@ -80,11 +71,7 @@ export function createPublisher(deps: {
   return {
     stats,
     async start() {
-      const admin = kafka.admin()
-      await admin.connect()
-      try {
-        await ensureTopics(admin, cat.resources.map((r) => compactedTopic(entityTopic(cfg, r))))
-      } finally { await admin.disconnect() }
+      await ensureEntityTopics(cfg, kafka, cat)
       const ids = await registerEntitySchemas(cfg, registry, cat)
       for (const r of cat.resources) {
         topics.set(r.name, {
@@ -123,4 +110,13 @@ export function createPublisher(deps: {
       log.debug({ stats }, 'publisher stopped')
     },
   }
+}
+
+export interface PublisherDeps { cfg: Config; kafka: Kafka; registry: Registry; catalogue: Catalogue; log: Logger }
+
+/** A started publisher: topics exist, schemas are registered, the producer is connected. */
+export async function openPublisher(deps: PublisherDeps, onInvalid?: (resource: string, record: Record<string, unknown>, reason: string) => void): Promise<Publisher> {
+  const pub = createPublisher({ ...deps, onInvalid })
+  await pub.start()
+  return pub
 }

@@ -1,28 +1,57 @@
-import { createClient, type ClickHouseClient } from '@clickhouse/client'
+/**
+ * The thin, typed edge to ClickHouse. Every statement goes through `compile` (bound parameters,
+ * never string concatenation), every request has a deadline, and a failure is turned into a typed
+ * error here, where the response arrives: `ClickHouseUnavailable` when the server cannot be
+ * reached (callers answer 503 or back off), ClickHouse's own `ClickHouseError` otherwise.
+ *
+ * Key sets of any size: `withKeys` sends a small set as one bound array and a large one as a
+ * temporary table in a session of its own, so no query grows with the batch it serves (the HTTP
+ * interface refuses form fields beyond a limit).
+ */
+import { randomUUID } from 'node:crypto'
+import { createClient, ClickHouseError, type ClickHouseClient } from '@clickhouse/client'
 import type { Config } from './config.js'
-import { compile, Identifier, type Sql } from './sql.js'
+import { compile, Identifier, sql, ident, raw, type Sql } from './sql.js'
+import { DependencyError, localLogFile } from './dependency-error.js'
 
 export type { ClickHouseClient }
+export { ClickHouseError }
 
-/** The thin, typed edge to ClickHouse: every statement goes through `compile`, never string concatenation. */
+export class ClickHouseUnavailable extends DependencyError {}
+
+/** Keys passed inline up to this many; beyond it, through a temporary table. */
+export const INLINE_KEYS = 2_000
+
+export interface QueryOptions { settings?: Record<string, unknown>; sessionId?: string; signal?: AbortSignal }
+
 export interface Db {
   readonly client: ClickHouseClient
   readonly database: string
-  query<T = Record<string, unknown>>(q: Sql, opts?: { settings?: Record<string, unknown> }): Promise<T[]>
-  command(q: Sql): Promise<void>
-  insert(table: string, rows: readonly Record<string, unknown>[]): Promise<void>
+  query<T = Record<string, unknown>>(q: Sql, opts?: QueryOptions): Promise<T[]>
+  command(q: Sql, opts?: QueryOptions): Promise<void>
+  insert(table: string, rows: readonly Record<string, unknown>[], opts?: QueryOptions): Promise<void>
   /** Rows as arrays in the order of `columns` (JSONCompactEachRow): no per-row objects or keys. */
-  insertCompact(table: string, columns: readonly string[], rows: readonly unknown[][]): Promise<void>
+  insertCompact(table: string, columns: readonly string[], rows: readonly unknown[][], opts?: QueryOptions): Promise<void>
+  /**
+   * Runs `build(keys)` where `keys` is an SQL operand for `x IN ${keys}` holding `values`: a bound
+   * array when small, `(SELECT k FROM <temporary table>)` when large. The query may use `keys` more than once.
+   */
+  withKeys<T>(values: readonly unknown[], type: string, build: (keys: Sql) => Sql, opts?: QueryOptions): Promise<T[]>
   ping(): Promise<boolean>
   close(): Promise<void>
 }
 
-export function createDb(cfg: Pick<Config, 'clickhouseUrl' | 'clickhouseDatabase'>, opts: { database?: string; useDatabase?: boolean } = {}): Db {
+const UNREACHABLE = /ECONNREFUSED|ECONNRESET|EHOSTUNREACH|ENOTFOUND|socket hang up|Timeout error|timed? ?out|other side closed|EPIPE/i
+
+export interface DbOptions { database?: string; useDatabase?: boolean; requestTimeoutMs?: number }
+
+export function createDb(cfg: Pick<Config, 'clickhouseUrl' | 'clickhouseDatabase'> & Partial<Pick<Config, 'dataDir'>>, opts: DbOptions = {}): Db {
   const database = opts.database ?? cfg.clickhouseDatabase
+  const logFile = cfg.dataDir ? localLogFile({ dataDir: cfg.dataDir }, 'ClickHouse', cfg.clickhouseUrl) : undefined
   const client = createClient({
     url: cfg.clickhouseUrl,
     database: opts.useDatabase === false ? 'default' : database,
-    request_timeout: 120_000,
+    request_timeout: opts.requestTimeoutMs ?? 120_000,
     max_open_connections: 20,
     clickhouse_settings: {
       async_insert: 0,
@@ -34,29 +63,57 @@ export function createDb(cfg: Pick<Config, 'clickhouseUrl' | 'clickhouseDatabase
       http_headers_progress_interval_ms: '10000',
     },
   })
-  return {
+
+  /** The one place a ClickHouse failure is classified. */
+  const edge = async <T>(what: string, run: () => Promise<T>): Promise<T> => {
+    try { return await run() } catch (err) {
+      if (err instanceof ClickHouseError) throw err
+      const message = String((err as Error)?.message ?? err)
+      const code = String((err as { code?: unknown })?.code ?? '')
+      if (UNREACHABLE.test(message) || UNREACHABLE.test(code)) throw new ClickHouseUnavailable('ClickHouse', cfg.clickhouseUrl, `did not answer (${what})`, { logFile, cause: err })
+      throw err
+    }
+  }
+  const table = (name: string) => { new Identifier(name); return `\`${database}\`.\`${name}\`` }
+  const common = (o: QueryOptions = {}) => ({ clickhouse_settings: o.settings as never, session_id: o.sessionId, abort_signal: o.signal })
+
+  const db: Db = {
     client,
     database,
-    async query<T>(q: Sql, o: { settings?: Record<string, unknown> } = {}) {
+    query<T>(q: Sql, o: QueryOptions = {}) {
       const { query, query_params } = compile(q)
-      const rs = await client.query({ query, query_params, format: 'JSONEachRow', clickhouse_settings: o.settings as never })
-      return rs.json<T>()
+      return edge('query', async () => (await client.query({ query, query_params, format: 'JSONEachRow', ...common(o) })).json<T>())
     },
-    async command(q: Sql) {
+    command(q: Sql, o: QueryOptions = {}) {
       const { query, query_params } = compile(q)
-      await client.command({ query, query_params })
+      return edge('command', async () => { await client.command({ query, query_params, ...common(o) }) })
     },
-    async insert(table, rows) {
+    async insert(name, rows, o = {}) {
       if (rows.length === 0) return
-      new Identifier(table) // table names come from the catalogue; refuse anything else
       // Qualified, so a client whose session database differs (migrations) still writes to ours.
-      await client.insert({ table: `\`${database}\`.\`${table}\``, values: rows as Record<string, unknown>[], format: 'JSONEachRow' })
+      await edge('insert', () => client.insert({ table: table(name), values: rows as Record<string, unknown>[], format: 'JSONEachRow', ...common(o) }))
     },
-    async insertCompact(table, columns, rows) {
+    async insertCompact(name, columns, rows, o = {}) {
       if (rows.length === 0) return
-      new Identifier(table)
       columns.forEach((c) => new Identifier(c))
-      await client.insert({ table: `\`${database}\`.\`${table}\``, columns: [...columns] as [string, ...string[]], values: rows as unknown[][], format: 'JSONCompactEachRow' })
+      await edge('insert', () => client.insert({ table: table(name), columns: [...columns] as [string, ...string[]], values: rows as unknown[][], format: 'JSONCompactEachRow', ...common(o) }))
+    },
+    async withKeys<T>(values: readonly unknown[], type: string, build: (keys: Sql) => Sql, o: QueryOptions = {}) {
+      if (values.length === 0) return []
+      if (values.length <= INLINE_KEYS) return db.query<T>(build(sql`${[...values]}`), o)
+      // A temporary table lives in one HTTP session; a session runs one query at a time, so the
+      // steps go in order. The session (and the table) ends when it times out or here.
+      const sessionId = `lds-keys-${randomUUID()}`
+      const name = `keys_${randomUUID().replace(/-/g, '')}`
+      const tmp = ident(name)
+      const s = { ...o, sessionId }
+      await db.command(sql`CREATE TEMPORARY TABLE ${tmp} (k ${keyType(type)}) ENGINE = Memory`, s)
+      try {
+        await edge('insert', () => client.insert({ table: `\`${name}\``, values: values.map((v) => [v]), format: 'JSONCompactEachRow', ...common(s) }))
+        return await db.query<T>(build(sql`(SELECT k FROM ${tmp})`), s)
+      } finally {
+        await db.command(sql`DROP TEMPORARY TABLE IF EXISTS ${tmp}`, s).catch(() => {})
+      }
     },
     async ping() {
       const r = await client.ping()
@@ -64,4 +121,11 @@ export function createDb(cfg: Pick<Config, 'clickhouseUrl' | 'clickhouseDatabase
     },
     close: () => client.close(),
   }
+  return db
+}
+
+/** The column type of a key set: only the plain types key sets use (never from a request). */
+function keyType(type: string) {
+  if (!/^(Int64|UInt64|Int32|String)$/.test(type)) throw new Error(`unsupported key type ${type}`)
+  return raw(type)
 }

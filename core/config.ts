@@ -28,6 +28,8 @@ export interface Config {
   readonly citationRate: string
   readonly citationMaxPerRequest: number
   readonly citationMaxTextLength: number
+  /** Partitions of every topic created: the most instances of one processor that can share its work. */
+  readonly partitions: number
   readonly ports: Readonly<{ kafka: number; kafkaController: number; registry: number; clickhouseHttp: number; clickhouseTcp: number }>
 }
 
@@ -53,6 +55,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const host = env.HOST || '127.0.0.1'
   const timeScale = int(env, 'LDS_TIME_SCALE', 1)
   if (timeScale <= 0) throw new ConfigError('LDS_TIME_SCALE must be positive')
+  const partitions = int(env, 'LDS_PARTITIONS', 4)
+  if (!Number.isInteger(partitions) || partitions < 1 || partitions > 256) throw new ConfigError('LDS_PARTITIONS must be a whole number from 1 to 256')
   const cfg: Config = {
     kafkaBrokers: (env.KAFKA_BROKERS || `127.0.0.1:${ports.kafka}`).split(',').map((s) => s.trim()).filter(Boolean),
     schemaRegistryUrl: env.SCHEMA_REGISTRY_URL || `http://127.0.0.1:${ports.registry}/apis/ccompat/v7`,
@@ -69,6 +73,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     citationMaxPerRequest: int(env, 'LDS_CITATION_MAX_PER_REQUEST', 250),
     citationMaxTextLength: int(env, 'LDS_CITATION_MAX_TEXT', 64_000),
     sinkFetchBytes: int(env, 'LDS_SINK_FETCH_BYTES', 16 * 1024 * 1024),
+    partitions,
     ports,
   }
   return Object.freeze({ ...cfg, ports: Object.freeze(ports) })

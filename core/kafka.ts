@@ -16,14 +16,18 @@ export function createKafka(cfg: Pick<Config, 'kafkaBrokers'>, log: Logger, clie
     clientId,
     brokers: [...cfg.kafkaBrokers],
     logLevel: logLevel.WARN,
-    retry: { retries: 8, initialRetryTime: 200 },
+    // Every broker call has a deadline and a bounded number of retries (about a minute in all):
+    // a broker that is down produces an error, not a hang.
+    connectionTimeout: 3_000,
+    requestTimeout: 30_000,
+    retry: { retries: 8, initialRetryTime: 200, maxRetryTime: 10_000 },
     logCreator: () => ({ level, log: entry }) => {
       const { message, ...rest } = entry
       // The coordinator-rebalance chatter during normal group joins is not a warning for us.
       if (message?.includes('The group is rebalancing')) return
       // Retriable broker answers (a coordinator still loading after a start) are retried by
       // KafkaJS; they are not errors of ours.
-      const retriable = /coordinator is loading|coordinator is not available|not the correct coordinator|leadership election/i.test(String((rest as { error?: unknown }).error ?? ''))
+      const retriable = /coordinator is loading|coordinator is not available|not the correct coordinator|leadership election|not the leader for that topic-partition|does not host this topic-partition|Topic creation errors|There is no leader for this topic-partition/i.test(String((rest as { error?: unknown }).error ?? ''))
       klog[retriable ? 'debug' : (LEVELS[level] ?? 'info')](rest, message)
     },
   })
@@ -36,9 +40,6 @@ export function createKafka(cfg: Pick<Config, 'kafkaBrokers'>, log: Logger, clie
 export function idempotentProducer(kafka: Kafka, extra: ProducerConfig = {}): Producer {
   return kafka.producer({ idempotent: true, maxInFlightRequests: 1, createPartitioner: Partitioners.DefaultPartitioner, retry: { retries: Number.MAX_SAFE_INTEGER, maxRetryTime: 10_000 }, ...extra })
 }
-
-export const topicName = (cfg: Pick<Config, 'topicPrefix'>, kind: 'entity' | 'dlq' | 'command' | 'events', name: string) =>
-  `${cfg.topicPrefix}${kind}.${name}`
 
 /**
  * Create topics that do not exist yet; existing topics are left as they are. A broker busy

@@ -19,3 +19,6 @@ export const sinkInsertSeconds = new client.Histogram({
 export const httpRequests = new client.Counter({
   name: 'lds_http_requests_total', help: 'API requests by route and status.', labelNames: ['method', 'route', 'status'], registers: [metricsRegistry],
 })
+export const sinkRetries = new client.Counter({
+  name: 'lds_sink_retries_total', help: 'Sink writes attempted again after a failure.', labelNames: ['stream'], registers: [metricsRegistry],
+})

@@ -1,15 +1,50 @@
+/**
+ * The schema registry client. Every call has a deadline (a registry that accepts a connection and
+ * never answers must not hang a start), registrations are retried with backoff a bounded number of
+ * times, and a failure names the registry, its URL and its log file.
+ */
 import { SchemaRegistry, SchemaType } from '@kafkajs/confluent-schema-registry'
+import TimeoutMiddleware from 'mappersmith/middleware/timeout'
+import pRetry from 'p-retry'
 import type { Config } from './config.js'
+import { DependencyError, localLogFile } from './dependency-error.js'
 
 export { SchemaRegistry }
 
-/** The registry client; `host` keeps the ccompat path prefix (e.g. /apis/ccompat/v7). */
-export function createRegistry(cfg: Pick<Config, 'schemaRegistryUrl'>): SchemaRegistry {
-  return new SchemaRegistry({ host: cfg.schemaRegistryUrl }, { [SchemaType.AVRO]: { noAnonymousTypes: true } } as never)
+export interface RegistryOptions { timeoutMs?: number; retries?: number }
+
+export interface Registry {
+  readonly client: SchemaRegistry
+  readonly url: string
+  /** Register an Avro schema under `subject` (idempotent: the registry answers the existing id). */
+  registerAvro(subject: string, schema: object): Promise<number>
 }
 
-/** Register an Avro schema under `subject` (idempotent: the registry returns the existing id). */
-export async function registerAvro(registry: SchemaRegistry, subject: string, schema: object): Promise<number> {
-  const { id } = await registry.register({ type: SchemaType.AVRO, schema: JSON.stringify(schema) }, { subject })
-  return id
+export function createRegistry(cfg: Pick<Config, 'schemaRegistryUrl' | 'dataDir'>, opts: RegistryOptions = {}): Registry {
+  const timeoutMs = opts.timeoutMs ?? 10_000
+  const retries = opts.retries ?? 4
+  // `host` keeps the ccompat path prefix (e.g. /apis/ccompat/v7).
+  const client = new SchemaRegistry(
+    { host: cfg.schemaRegistryUrl, middlewares: [TimeoutMiddleware(timeoutMs) as never], retry: { retries: 3, maxRetryTimeInSecs: 3 } },
+    { [SchemaType.AVRO]: { noAnonymousTypes: true } } as never,
+  )
+  const logFile = localLogFile(cfg, 'schema registry', cfg.schemaRegistryUrl)
+  return {
+    client,
+    url: cfg.schemaRegistryUrl,
+    async registerAvro(subject, schema) {
+      try {
+        return await pRetry(async () => {
+          const { id } = await client.register({ type: SchemaType.AVRO, schema: JSON.stringify(schema) }, { subject })
+          return id
+        }, {
+          retries, minTimeout: 250, factor: 2, maxTimeout: 4_000,
+          // An incompatible schema (409) or a bad one (422) will not get better by asking again.
+          shouldRetry: ({ error }) => !/\b(409|422)\b|incompatible|invalid schema/i.test(String((error as Error).message)),
+        })
+      } catch (err) {
+        throw new DependencyError('schema registry', cfg.schemaRegistryUrl, `did not register ${subject} after ${retries + 1} attempts (${timeoutMs} ms each)`, { logFile, cause: err })
+      }
+    },
+  }
 }

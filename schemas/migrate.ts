@@ -8,27 +8,27 @@ import { createHash } from 'node:crypto'
 import type { Db } from '../core/clickhouse.js'
 import { sql, ident, raw } from '../core/sql.js'
 import type { Catalogue } from './catalogue/index.js'
-import { columnsOf, toDdl } from './ddl.js'
+import { allTables, toCreateTable, type TableDef } from './tables.js'
 
 export interface Migration { id: string; statement: string }
 
 const checksum = (s: string) => createHash('sha256').update(s).digest('hex').slice(0, 16)
 
-/** Work out the statements that bring `existing` (table → column → type) to the catalogue. */
-export function planMigrations(cat: Catalogue, database: string, existing: Map<string, Map<string, string>>): Migration[] {
+/** Work out the statements that bring `existing` (table → column → type) to the declared tables. */
+export function planMigrations(tables: readonly TableDef[], database: string, existing: Map<string, Map<string, string>>): Migration[] {
   const plan: Migration[] = []
-  for (const r of cat.resources) {
-    const have = existing.get(r.table)
+  for (const t of tables) {
+    const have = existing.get(t.name)
     if (!have) {
-      plan.push({ id: `create:${r.table}`, statement: toDdl(cat, r, database) })
+      plan.push({ id: `create:${t.name}`, statement: toCreateTable(t, database) })
       continue
     }
-    for (const c of columnsOf(cat, r)) {
+    for (const c of t.columns) {
       const type = have.get(c.name)
       if (type === undefined) {
-        plan.push({ id: `add:${r.table}.${c.name}`, statement: `ALTER TABLE \`${database}\`.\`${r.table}\` ADD COLUMN IF NOT EXISTS \`${c.name}\` ${c.type}` })
+        plan.push({ id: `add:${t.name}.${c.name}`, statement: `ALTER TABLE \`${database}\`.\`${t.name}\` ADD COLUMN IF NOT EXISTS \`${c.name}\` ${c.type}` })
       } else if (type.replace(/\s/g, '') !== c.type.replace(/\s/g, '')) {
-        throw new Error(`column ${r.table}.${c.name} is ${type} in ClickHouse but ${c.type} in the catalogue; write a migration by hand`)
+        throw new Error(`column ${t.name}.${c.name} is ${type} in ClickHouse but ${c.type} in its declaration; write a migration by hand`)
       }
     }
   }
@@ -48,7 +48,7 @@ export async function migrate(db: Db, cat: Catalogue, log: (m: string) => void =
     if (!existing.has(row.table)) existing.set(row.table, new Map())
     existing.get(row.table)!.set(row.name, row.type)
   }
-  const plan = planMigrations(cat, database, existing)
+  const plan = planMigrations(allTables(cat), database, existing)
   for (const m of plan) {
     // Statements are generated from the catalogue (identifiers checked at load), never from input.
     await db.command(sql`${raw(m.statement)}`)

@@ -1,18 +1,16 @@
 /** Registers the Avro schema of every entity topic with the schema registry. */
-import type { SchemaRegistry } from '../core/registry.js'
-import { registerAvro } from '../core/registry.js'
+import pMap from 'p-map'
+import type { Registry } from '../core/registry.js'
 import type { Config } from '../core/config.js'
-import { topicName } from '../core/kafka.js'
 import type { Catalogue } from './catalogue/index.js'
-import type { ResourceDef } from './define.js'
 import { toAvro } from './avro.js'
+import { entityTopic, valueSubject } from './events/names.js'
 
-export const entityTopic = (cfg: Pick<Config, 'topicPrefix'>, r: ResourceDef | string) => topicName(cfg, 'entity', typeof r === 'string' ? r : r.name)
+/** Registrations in flight at once: enough to be quick, few enough not to swamp a starting registry. */
+const CONCURRENCY = 4
 
-export async function registerEntitySchemas(cfg: Pick<Config, 'topicPrefix'>, registry: SchemaRegistry, cat: Catalogue): Promise<Map<string, number>> {
-  const ids = new Map<string, number>()
-  await Promise.all(cat.resources.map(async (r) => {
-    ids.set(r.name, await registerAvro(registry, `${entityTopic(cfg, r)}-value`, toAvro(cat, r)))
-  }))
-  return ids
+/** Idempotent: a schema the registry already holds answers its existing id. */
+export async function registerEntitySchemas(cfg: Pick<Config, 'topicPrefix'>, registry: Registry, cat: Catalogue): Promise<Map<string, number>> {
+  const ids = await pMap(cat.resources, async (r) => [r.name, await registry.registerAvro(valueSubject(entityTopic(cfg, r)), toAvro(cat, r))] as const, { concurrency: CONCURRENCY })
+  return new Map(ids)
 }

@@ -1,102 +1,172 @@
 /**
- * The citation network processor. Consumes opinion changes and new parallel citations:
+ * The citation network processor. Consumes opinion changes, new parallel citations and relink
+ * commands:
  *  - an opinion whose text changed is (re)read: its citations are resolved to clusters, its
- *    edges published to the opinions-cited topic (old edges it no longer makes are deleted),
- *    and its html_with_citations and cited clusters kept in `citation_state`;
- *  - a new citation (volume, reporter, page), or a first opinion of a cluster, re-processes the
- *    opinions that cited it before it could be linked (backfill).
- * Resolution reads only tables this processor writes itself (`citation_index`, and the cluster of
- * every opinion in `citation_state`), so it never races the table sink.
- * State is written after the edges are acknowledged by Kafka and before offsets are committed,
- * so a crash at any point only repeats work.
+ *    edges published to the opinions-cited topic (old edges it no longer makes are deleted), and
+ *    its html_with_citations and cited clusters kept in `citation_state`; citation keys it could
+ *    not link yet go to `citation_waiting`;
+ *  - a new citation (volume, reporter, page), or a first opinion of a cluster, asks for the
+ *    opinions waiting on it to be linked again, through the relink command topic. Commands are
+ *    keyed by opinion id and co-partitioned with the opinions topic, so the instance that owns an
+ *    opinion is the only one that ever writes its state.
+ * Resolution reads only tables this processor writes itself, so it never races the table sink.
+ * State is written after the edges are acknowledged by Kafka and before offsets are committed, so
+ * a crash at any point only repeats work. Every key set goes to ClickHouse through `withKeys`, so
+ * no query grows with the batch.
+ *
+ * Two instances can race: one links opinion X while another adds the first opinion of a cluster X
+ * cites. Each side writes first and reads second (X writes what it waits on, then checks whether it
+ * can now be linked; the other writes its state, then looks for waiters), so at least one sees
+ * the other and X is linked.
  */
-import type { Kafka } from 'kafkajs'
+import type { Kafka, Producer } from 'kafkajs'
 import type { Config } from '../core/config.js'
 import type { Db } from '../core/clickhouse.js'
 import type { Logger } from '../core/logger.js'
-import type { SchemaRegistry } from '../core/registry.js'
+import type { Registry } from '../core/registry.js'
+import type { Clock } from '../core/clock.js'
+import { systemClock } from '../core/clock.js'
 import { sql, ident } from '../core/sql.js'
-import { topicName } from '../core/kafka.js'
-import { resolveCitations, clustersFor, citeKey, type CiteKey } from '../core/citation-resolver.js'
-import { extractCitations, type FoundCitation } from '../core/citations/index.js'
+import { ensureTopics, plainTopic, idempotentProducer } from '../core/kafka.js'
+import { extractCitations, type FoundCitation } from '../domain/citations/index.js'
+import { resolveCitations, clustersFor, citeKey, type CiteKey } from '../domain/citations/resolve.js'
+import { buildEdges, linkCitations, sourceText, textHash, type ResolvedCite } from '../domain/citations/links.js'
 import type { Catalogue } from '../schemas/catalogue/index.js'
-import { entityTopic } from '../schemas/registry.js'
-import { createVersioner, type Publisher } from '../connectors/publisher.js'
-import { createDecoder, validateEntityEvent, type EntityEvent } from './decode.js'
+import { CITATION_STATE, CITATION_INDEX, CITATION_WAITING, citationRowsLoader } from '../schemas/internal/citation-network.js'
+import {
+  entityTopic, dlqTopic, groupId, PROCESSORS, createDecoder, validateEntityEvent, createVersioner, createCommandCodec,
+  RELINK, type EntityEvent, type RelinkCommand, type CommandCodec,
+} from '../schemas/events/index.js'
+import type { Publisher } from '../connectors/publisher.js'
 import { startStream, type StreamDef } from './runner.js'
-import { buildEdges, linkCitations, sourceText, textHash, type ResolvedCite } from './citation-links.js'
 
-export const STATE_TABLE = 'citation_state'
-/** The processor's own copy of parallel citations, written before it commits, so resolution never waits on another sink. */
-export const INDEX_TABLE = 'citation_index'
+interface StateRow { opinion_id: number; source_version: number; text_hash: string; edge_ids: number[]; unresolved: string[] }
 
-export async function ensureCitationState(db: Db): Promise<void> {
-  await db.command(sql`CREATE TABLE IF NOT EXISTS ${ident(db.database)}.${ident(STATE_TABLE)} (
-    opinion_id Int64, cluster_id Nullable(Int64), text_hash String, edge_ids Array(Int64), cited_cluster_ids Array(Int64),
-    unresolved Array(String), html_with_citations String, _version UInt64, _deleted UInt8
-  ) ENGINE = ReplacingMergeTree(_version, _deleted) ORDER BY opinion_id`)
-  await db.command(sql`CREATE TABLE IF NOT EXISTS ${ident(db.database)}.${ident(INDEX_TABLE)} (
-    id Int64, cluster_id Int64, volume Int64, reporter String, page String, _version UInt64, _deleted UInt8
-  ) ENGINE = ReplacingMergeTree(_version, _deleted) ORDER BY id`)
-}
+export type NetEvent =
+  | { kind: 'opinion'; event: EntityEvent }
+  | { kind: 'citation'; event: EntityEvent }
+  | { kind: 'relink'; command: RelinkCommand }
 
-interface StateRow { opinion_id: number; text_hash: string; edge_ids: number[]; cited_cluster_ids: number[]; unresolved: string[] }
-type NetEvent = { kind: 'opinion' | 'citation'; event: EntityEvent }
+/** Where relink commands go: the command topic in production, a list in unit tests. */
+export interface RelinkSender { send(commands: RelinkCommand[]): Promise<void> }
 
-export function citationNetworkDef(deps: { cfg: Config; db: Db; registry: SchemaRegistry; catalogue: Catalogue; publisher: Publisher; log: Logger }): StreamDef<NetEvent, NetEvent[]> {
+export interface NetworkStats { processed: number; relinked: number; deferred: number }
+
+/** Pause before handing back relinks whose opinion the table sink has not applied yet. */
+const DEFER_PAUSE_MS = 500
+
+export function citationNetworkDef(deps: {
+  cfg: Config; db: Db; registry: Registry; catalogue: Catalogue; publisher: Publisher; log: Logger
+  relink: RelinkSender; relinkCodec?: CommandCodec<RelinkCommand>; clock?: Clock
+}): StreamDef<NetEvent, NetEvent[]> & { stats: NetworkStats } {
   const { cfg, db, publisher, log } = deps
+  const clock = deps.clock ?? systemClock()
   const decode = createDecoder(deps.registry)
   const opinionsTopic = entityTopic(cfg, 'opinions')
   const citationsTopic = entityTopic(cfg, 'citations')
   const version = createVersioner()
   const table = (name: string) => sql`${ident(db.database)}.${ident(name)}`
+  const loadIndex = citationRowsLoader(db, CITATION_INDEX)
+  const stats: NetworkStats = { processed: 0, relinked: 0, deferred: 0 }
 
   async function loadStates(ids: number[]): Promise<Map<number, StateRow>> {
-    if (!ids.length) return new Map()
-    const rows = await db.query<StateRow>(sql`SELECT opinion_id, text_hash, edge_ids, cited_cluster_ids, unresolved FROM ${table(STATE_TABLE)} FINAL WHERE opinion_id IN ${ids}`)
-    return new Map(rows.map((r) => [Number(r.opinion_id), { ...r, edge_ids: r.edge_ids.map(Number) }]))
+    const rows = await db.withKeys<StateRow>(ids, 'Int64', (k) => sql`
+      SELECT opinion_id, source_version, text_hash, edge_ids, unresolved FROM ${table(CITATION_STATE)} FINAL WHERE opinion_id IN ${k}`)
+    return new Map(rows.map((r) => [Number(r.opinion_id), { ...r, opinion_id: Number(r.opinion_id), source_version: Number(r.source_version), edge_ids: r.edge_ids.map(Number) }]))
   }
 
-  /** Opinions that wait for one of these citation keys (recorded when they could not resolve it). */
+  /** Opinions waiting on one of these citation keys. */
   async function waitingOn(keys: string[]): Promise<number[]> {
-    if (!keys.length) return []
-    const rows = await db.query<{ opinion_id: number }>(sql`SELECT opinion_id FROM ${table(STATE_TABLE)} FINAL WHERE hasAny(unresolved, ${keys})`)
+    const rows = await db.withKeys<{ opinion_id: number }>(keys, 'String', (k) => sql`
+      SELECT DISTINCT opinion_id FROM ${table(CITATION_WAITING)} FINAL WHERE key IN ${k}`)
     return rows.map((r) => Number(r.opinion_id))
   }
 
+  /** The lowest opinion id of each cluster that has one: the opinion an edge to the cluster points at. */
+  async function opinionsOfClusters(clusterIds: number[]): Promise<Map<number, number>> {
+    const rows = await db.withKeys<{ cluster_id: number; id: number }>(clusterIds, 'Int64', (k) => sql`
+      SELECT cluster_id, min(opinion_id) AS id FROM ${table(CITATION_STATE)} FINAL WHERE cluster_id IN ${k} GROUP BY cluster_id`)
+    return new Map(rows.map((r) => [Number(r.cluster_id), Number(r.id)]))
+  }
+
+  /** Citation keys of these clusters (from the index): what waiters on a cluster wait for. */
+  async function keysOfClusters(clusterIds: number[]): Promise<string[]> {
+    const rows = await db.withKeys<{ volume: number; reporter: string; page: string }>(clusterIds, 'Int64', (k) => sql`
+      SELECT volume, reporter, page FROM ${table(CITATION_INDEX)} FINAL WHERE cluster_id IN ${k}`)
+    return rows.map((r) => citeKey(r.volume, r.reporter, r.page))
+  }
+
+  /** Relinked opinions as the table sink holds them; those it has not caught up with are handed back. */
+  async function loadForRelink(ids: number[], states: Map<number, StateRow>): Promise<{ ready: Map<number, EntityEvent>; later: number[] }> {
+    const rows = await db.withKeys<Record<string, unknown>>(ids, 'Int64', (k) => sql`
+      SELECT * EXCEPT (_deleted) FROM ${table('opinions')} FINAL WHERE id IN ${k}`)
+    const ready = new Map<number, EntityEvent>()
+    for (const row of rows) {
+      const id = Number(row.id)
+      const v = Number(row._version)
+      delete row._version
+      ready.set(id, { op: 'upsert', version: v, key: String(id), entity: row })
+    }
+    const later: number[] = []
+    for (const id of ids) {
+      const state = states.get(id)
+      const row = ready.get(id)
+      // Never linked before: the row (if any) is linked now, or the opinion's own event will be.
+      if (state && (!row || row.version < state.source_version)) { ready.delete(id); later.push(id) }
+    }
+    return { ready, later }
+  }
+
   async function process(events: NetEvent[]): Promise<void> {
-    // 1. Citations first: into the processor's index, so opinions of this batch resolve against them.
+    // 1. Citations: into the processor's index, so opinions resolve against them.
     const indexRows: Record<string, unknown>[] = []
     const newKeys = new Set<string>()
     const opinions = new Map<number, EntityEvent>()
-    for (const { kind, event } of events) {
-      if (kind === 'opinion') { opinions.set(Number(event.key), event); continue }
-      if (event.op === 'upsert' && event.entity) {
-        const e = event.entity
-        indexRows.push({ id: e.id, cluster_id: e.cluster_id, volume: e.volume, reporter: e.reporter, page: e.page, _version: event.version, _deleted: 0 })
-        newKeys.add(citeKey(Number(e.volume), String(e.reporter), String(e.page)))
-      } else indexRows.push({ id: Number(event.key), cluster_id: 0, volume: 0, reporter: '', page: '', _version: event.version, _deleted: 1 })
+    const relinkIds = new Set<number>()
+    for (const e of events) {
+      if (e.kind === 'opinion') opinions.set(Number(e.event.key), e.event)
+      else if (e.kind === 'relink') relinkIds.add(e.command.opinion_id)
+      else if (e.event.op === 'upsert' && e.event.entity) {
+        const c = e.event.entity
+        indexRows.push({ id: c.id, cluster_id: c.cluster_id, volume: c.volume, reporter: c.reporter, page: c.page, _version: e.event.version, _deleted: 0 })
+        newKeys.add(citeKey(Number(c.volume), String(c.reporter), String(c.page)))
+      } else indexRows.push({ id: Number(e.event.key), cluster_id: 0, volume: 0, reporter: '', page: '', _version: e.event.version, _deleted: 1 })
     }
-    if (indexRows.length) await db.insert(INDEX_TABLE, indexRows)
+    if (indexRows.length) await db.insert(CITATION_INDEX, indexRows)
 
-    // 2. Backfill: opinions waiting on a citation that now exists, or on a cluster that now has an opinion.
-    const newClusters = [...new Set([...opinions.values()].filter((e) => e.op === 'upsert' && e.entity?.cluster_id != null).map((e) => Number(e.entity!.cluster_id)))]
-    if (newClusters.length) {
-      const keys = await db.query<{ volume: number; reporter: string; page: string }>(sql`SELECT volume, reporter, page FROM ${table(INDEX_TABLE)} FINAL WHERE cluster_id IN ${newClusters}`)
-      for (const k of keys) newKeys.add(citeKey(k.volume, k.reporter, k.page))
+    // 2. Opinions asked for again: read as the table sink holds them.
+    const forced = new Set<number>()
+    const later: number[] = []
+    const relinkOnly = [...relinkIds].filter((id) => !opinions.has(id))
+    if (relinkOnly.length) {
+      const r = await loadForRelink(relinkOnly, await loadStates(relinkOnly))
+      for (const [id, ev] of r.ready) { opinions.set(id, ev); forced.add(id) }
+      later.push(...r.later)
     }
-    const forced = new Set(await waitingOn([...newKeys]))
-    const missing = [...forced].filter((id) => !opinions.has(id))
-    if (missing.length) {
-      const rows = await db.query<Record<string, unknown>>(sql`SELECT * EXCEPT (_version, _deleted) FROM ${table('opinions')} FINAL WHERE id IN ${missing}`)
-      for (const row of rows) opinions.set(Number(row.id), { op: 'upsert', version: 1, key: String(row.id), entity: row })
-      if (rows.length < missing.length) log.warn({ missing: missing.length - rows.length }, 'opinions to re-link are not in ClickHouse yet; they wait for their next change')
+    for (const id of relinkIds) if (opinions.has(id)) forced.add(id)
+
+    const relinks: RelinkCommand[] = []
+    if (opinions.size) relinks.push(...await linkOpinions(opinions, forced))
+
+    // 3. Backfill: opinions waiting on a citation that now exists.
+    if (newKeys.size) for (const id of await waitingOn([...newKeys])) relinks.push({ opinion_id: id, reason: 'citation' })
+
+    if (later.length) {
+      stats.deferred += later.length
+      log.debug({ opinions: later.length }, 'relinked opinions are not in the opinions table yet; asking again shortly')
+      await clock.sleep(DEFER_PAUSE_MS)
+      relinks.push(...later.map((id) => ({ opinion_id: id, reason: 'deferred' })))
     }
-    if (!opinions.size) return
+    if (relinks.length) {
+      stats.relinked += relinks.length
+      await deps.relink.send(relinks)
+    }
+  }
+
+  /** Links these opinions; returns the relinks their arrival calls for. */
+  async function linkOpinions(opinions: Map<number, EntityEvent>, forced: Set<number>): Promise<RelinkCommand[]> {
     const states = await loadStates([...opinions.keys()])
-
-    // 3. Read every changed opinion once; resolve all their citations in one query.
-    const work: { id: number; cluster: number | null; text: string; html: boolean; hash: string; cites: { c: FoundCitation; key: CiteKey }[] }[] = []
+    const work: { id: number; version: number; cluster: number | null; text: string; html: boolean; hash: string; cites: { c: FoundCitation; key: CiteKey }[] }[] = []
     const deletes: number[] = []
     const unchanged: { id: number; cluster: number | null }[] = []
     for (const [id, ev] of opinions) {
@@ -104,25 +174,27 @@ export function citationNetworkDef(deps: { cfg: Config; db: Db; registry: Schema
       const cluster = ev.entity.cluster_id == null ? null : Number(ev.entity.cluster_id)
       const { text, html } = sourceText(ev.entity)
       const hash = textHash(text)
-      if (states.get(id)?.text_hash === hash && !forced.has(id)) { unchanged.push({ id, cluster }); continue }
+      const state = states.get(id)
+      if (state && state.source_version > ev.version) continue // an older copy than the one already linked
+      if (state?.text_hash === hash && !forced.has(id)) { unchanged.push({ id, cluster }); continue }
       const cites = extractCitations(text, { html })
         .filter((c) => c.kind === 'full_case' && c.volume && c.page && c.candidates.length)
         .map((c) => ({ c, key: { volume: Number(c.volume), reporters: [...new Set(c.candidates.map((x) => x.reporter))], page: c.page! } }))
-      work.push({ id, cluster, text, html, hash, cites })
+      work.push({ id, version: ev.version, cluster, text, html, hash, cites })
     }
-    const resolved = await resolveCitations(db, work.flatMap((w) => w.cites.map((c) => c.key)), INDEX_TABLE)
-    const citedClusterIds = [...new Set([...resolved.values()].flat())]
-    const opinionOfCluster = new Map<number, number>()
-    if (citedClusterIds.length) {
-      const rows = await db.query<{ cluster_id: number; id: number }>(sql`SELECT cluster_id, min(opinion_id) AS id FROM ${table(STATE_TABLE)} FINAL WHERE cluster_id IN ${citedClusterIds} GROUP BY cluster_id`)
-      for (const r of rows) opinionOfCluster.set(Number(r.cluster_id), Number(r.id))
-    }
+    const allCites = work.flatMap((w) => w.cites.map((c) => c.key))
+    const resolved = await resolveCitations(loadIndex, allCites)
+    const opinionOfCluster = await opinionsOfClusters([...new Set([...resolved.values()].flat())])
     for (const w of [...work, ...unchanged]) {
       if (w.cluster !== null && (!opinionOfCluster.has(w.cluster) || opinionOfCluster.get(w.cluster)! > w.id)) opinionOfCluster.set(w.cluster, w.id)
     }
+    const newClusters = [...new Set(work.filter((w) => w.cluster !== null && !states.has(w.id)).map((w) => w.cluster!))]
 
-    // 4. Edges out (old ones this opinion no longer makes are deleted), then state, then commit.
+    // Edges out (old ones this opinion no longer makes are deleted), then state, then commit.
     const stateRows: Record<string, unknown>[] = []
+    const waitingRows: Record<string, unknown>[] = []
+    const stillWaiting = new Map<number, string[]>()
+    const v = version()
     for (const w of work) {
       const cites: ResolvedCite[] = w.cites.map(({ c, key }) => ({
         start: c.start, end: c.end, matchedText: c.matchedText, key: citeKey(key.volume, key.reporters[0], key.page), clusters: clustersFor(resolved, key),
@@ -132,29 +204,69 @@ export function citationNetworkDef(deps: { cfg: Config; db: Db; registry: Schema
       for (const old of states.get(w.id)?.edge_ids ?? []) if (!keep.has(old)) await publisher.delete('opinions-cited', old)
       for (const e of edges) await publisher.upsert('opinions-cited', e as unknown as Record<string, unknown>)
       // Waiting keys are kept under every candidate reporter, so a citation under any of them wakes this opinion.
-      const waitingKeys = w.cites.filter((wc) => unresolved.includes(citeKey(wc.key.volume, wc.key.reporters[0], wc.key.page)))
-        .flatMap(({ key }) => key.reporters.map((r) => citeKey(key.volume, r, key.page)))
+      const waitingKeys = [...new Set(w.cites.filter((wc) => unresolved.includes(citeKey(wc.key.volume, wc.key.reporters[0], wc.key.page)))
+        .flatMap(({ key }) => key.reporters.map((r) => citeKey(key.volume, r, key.page))))]
+      const old = new Set(states.get(w.id)?.unresolved ?? [])
+      for (const k of old) if (!waitingKeys.includes(k)) waitingRows.push({ key: k, opinion_id: w.id, _version: v, _deleted: 1 })
+      for (const k of waitingKeys) waitingRows.push({ key: k, opinion_id: w.id, _version: v, _deleted: 0 })
+      if (waitingKeys.length) stillWaiting.set(w.id, waitingKeys)
       stateRows.push({
-        opinion_id: w.id, cluster_id: w.cluster, text_hash: w.hash, edge_ids: [...keep], cited_cluster_ids: citedClusters,
-        unresolved: [...new Set(waitingKeys)], html_with_citations: linkCitations(w.text, w.html, cites), _version: version(), _deleted: 0,
+        opinion_id: w.id, cluster_id: w.cluster, source_version: w.version, text_hash: w.hash, edge_ids: [...keep], cited_cluster_ids: citedClusters,
+        unresolved: waitingKeys, html_with_citations: linkCitations(w.text, w.html, cites), _version: v, _deleted: 0,
       })
     }
     for (const id of deletes) {
-      for (const old of states.get(id)?.edge_ids ?? []) await publisher.delete('opinions-cited', old)
-      stateRows.push({ opinion_id: id, cluster_id: null, _version: version(), _deleted: 1 })
+      const state = states.get(id)
+      for (const old of state?.edge_ids ?? []) await publisher.delete('opinions-cited', old)
+      for (const k of state?.unresolved ?? []) waitingRows.push({ key: k, opinion_id: id, _version: v, _deleted: 1 })
+      stateRows.push({ opinion_id: id, cluster_id: null, source_version: opinions.get(id)!.version, _version: v, _deleted: 1 })
     }
     await publisher.flush()
-    await db.insert(STATE_TABLE, stateRows)
+    await db.insert(CITATION_WAITING, waitingRows)
+    await db.insert(CITATION_STATE, stateRows)
+    stats.processed += work.length
     log.debug({ opinions: work.length, deleted: deletes.length }, 'citation network batch applied')
+
+    const relinks: RelinkCommand[] = []
+    // A cluster that got its first opinion: whoever waits on its citations can now be linked.
+    if (newClusters.length) {
+      const keys = await keysOfClusters(newClusters)
+      const mine = new Set(work.map((w) => w.id))
+      for (const id of await waitingOn(keys)) if (!mine.has(id)) relinks.push({ opinion_id: id, reason: 'cluster' })
+    }
+    // Written first, read second: what we wait on may have arrived meanwhile (another instance).
+    if (stillWaiting.size) relinks.push(...await recheck(stillWaiting, opinionOfCluster))
+    return relinks
   }
 
+  /** Opinions whose waiting keys now resolve to clusters that have an opinion, which they lacked when linked. */
+  async function recheck(waiting: Map<number, string[]>, used: Map<number, number>): Promise<RelinkCommand[]> {
+    const keys = [...new Set([...waiting.values()].flat())]
+    const rows = await loadIndex(keys)
+    const clustersOfKey = new Map<string, number[]>()
+    for (const r of rows) {
+      const k = citeKey(r.volume, r.reporter, r.page)
+      clustersOfKey.set(k, [...(clustersOfKey.get(k) ?? []), Number(r.cluster_id)])
+    }
+    const fresh = [...new Set(rows.map((r) => Number(r.cluster_id)))].filter((c) => !used.has(c))
+    const now = fresh.length ? await opinionsOfClusters(fresh) : new Map<number, number>()
+    const out: RelinkCommand[] = []
+    for (const [id, ks] of waiting) {
+      if (ks.some((k) => (clustersOfKey.get(k) ?? []).some((c) => now.has(c)))) out.push({ opinion_id: id, reason: 'recheck' })
+    }
+    return out
+  }
+
+  const relinkTopic = deps.relinkCodec?.topic
   return {
-    name: 'citation-network',
-    groupId: `${cfg.topicPrefix}citation-network`,
-    topics: [opinionsTopic, citationsTopic],
-    dlqTopic: topicName(cfg, 'dlq', 'citation-network'),
+    name: PROCESSORS.citationNetwork,
+    groupId: groupId(cfg, PROCESSORS.citationNetwork),
+    topics: [opinionsTopic, citationsTopic, ...(relinkTopic ? [relinkTopic] : [])],
+    dlqTopic: dlqTopic(cfg, PROCESSORS.citationNetwork),
     fetchBytes: cfg.sinkFetchBytes,
+    stats,
     async decode(m) {
+      if (m.topic === relinkTopic) return { kind: 'relink', command: await deps.relinkCodec!.decode(m.message.value) }
       const event = validateEntityEvent(await decode(m.message.value), 'id')
       return { kind: m.topic === opinionsTopic ? 'opinion' : 'citation', event }
     },
@@ -163,7 +275,36 @@ export function citationNetworkDef(deps: { cfg: Config; db: Db; registry: Schema
   }
 }
 
-export async function startCitationNetwork(deps: { cfg: Config; db: Db; registry: SchemaRegistry; catalogue: Catalogue; kafka: Kafka; log: Logger; publisher: Publisher }) {
-  await ensureCitationState(deps.db)
-  return startStream(citationNetworkDef(deps), deps)
+/** The relink command topic, with as many partitions as the opinions topic (co-partitioned). */
+async function relinkChannel(deps: { cfg: Config; kafka: Kafka; registry: Registry }): Promise<{ codec: CommandCodec<RelinkCommand>; producer: Producer; sender: RelinkSender }> {
+  const codec = await createCommandCodec(deps.cfg, deps.registry, RELINK)
+  const admin = deps.kafka.admin()
+  await admin.connect()
+  try {
+    const meta = await admin.fetchTopicMetadata({ topics: [entityTopic(deps.cfg, 'opinions')] })
+    const partitions = meta.topics[0]?.partitions.length || deps.cfg.partitions
+    await ensureTopics(admin, [plainTopic(codec.topic, partitions, 7 * 24 * 3600_000)])
+  } finally { await admin.disconnect() }
+  const producer = idempotentProducer(deps.kafka)
+  await producer.connect()
+  return {
+    codec, producer,
+    sender: {
+      async send(commands) {
+        await producer.send({ topic: codec.topic, acks: -1, messages: commands.map((c) => ({ key: RELINK.key(c), value: codec.encode(c) })) })
+      },
+    },
+  }
+}
+
+export async function startCitationNetwork(deps: { cfg: Config; db: Db; registry: Registry; catalogue: Catalogue; kafka: Kafka; log: Logger; publisher: Publisher; clock?: Clock }) {
+  const channel = await relinkChannel(deps)
+  const stream = await startStream(citationNetworkDef({ ...deps, relink: channel.sender, relinkCodec: channel.codec }), deps)
+  return {
+    consumer: stream.consumer,
+    async stop() {
+      await stream.stop()
+      await channel.producer.disconnect()
+    },
+  }
 }

@@ -7,13 +7,11 @@ import type { Kafka } from 'kafkajs'
 import type { Config } from '../core/config.js'
 import type { Db } from '../core/clickhouse.js'
 import type { Logger } from '../core/logger.js'
-import type { SchemaRegistry } from '../core/registry.js'
-import { topicName } from '../core/kafka.js'
+import type { Registry } from '../core/registry.js'
 import { sinkInsertSeconds } from '../core/metrics.js'
 import type { Catalogue } from '../schemas/catalogue/index.js'
 import type { ResourceDef } from '../schemas/define.js'
-import { entityTopic } from '../schemas/registry.js'
-import { createDecoder, validateEntityEvent, type EntityEvent } from './decode.js'
+import { entityTopic, dlqTopic, groupId, PROCESSORS, createDecoder, validateEntityEvent, type EntityEvent } from '../schemas/events/index.js'
 import { startStream, type StreamDef, type Incoming } from './runner.js'
 
 /** Rows of one table from one batch: upserts as arrays in column order, deletes as tombstone objects. */
@@ -43,16 +41,16 @@ export function eventsToRows(cat: Catalogue, events: { event: EntityEvent; resou
   return out
 }
 
-export function tableSinkDef(deps: { cfg: Config; db: Db; registry: SchemaRegistry; catalogue: Catalogue; resources?: string[] }): StreamDef<{ event: EntityEvent; resource: ResourceDef }, TableRows> {
+export function tableSinkDef(deps: { cfg: Config; db: Db; registry: Registry; catalogue: Catalogue; resources?: string[] }): StreamDef<{ event: EntityEvent; resource: ResourceDef }, TableRows> {
   const { cfg, db, catalogue: cat } = deps
   const resources = deps.resources ? deps.resources.map((n) => cat.get(n)) : [...cat.resources]
   const byTopic = new Map(resources.map((r) => [entityTopic(cfg, r), r]))
   const decode = createDecoder(deps.registry)
   return {
-    name: 'table-sink',
-    groupId: `${cfg.topicPrefix}sink.tables`,
+    name: PROCESSORS.tableSink,
+    groupId: groupId(cfg, PROCESSORS.tableSink),
     topics: [...byTopic.keys()],
-    dlqTopic: topicName(cfg, 'dlq', 'table-sink'),
+    dlqTopic: dlqTopic(cfg, PROCESSORS.tableSink),
     fetchBytes: cfg.sinkFetchBytes,
     async decode(m: Incoming) {
       const resource = byTopic.get(m.topic)!
@@ -69,6 +67,6 @@ export function tableSinkDef(deps: { cfg: Config; db: Db; registry: SchemaRegist
   }
 }
 
-export async function startTableSink(deps: { cfg: Config; db: Db; registry: SchemaRegistry; catalogue: Catalogue; kafka: Kafka; log: Logger; resources?: string[] }) {
+export async function startTableSink(deps: { cfg: Config; db: Db; registry: Registry; catalogue: Catalogue; kafka: Kafka; log: Logger; resources?: string[] }) {
   return startStream(tableSinkDef(deps), deps)
 }

@@ -8,8 +8,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Db } from '../../core/clickhouse.js'
 import type { Catalogue } from '../../schemas/catalogue/index.js'
 import { FieldErrors, LdsError } from '../../core/errors.js'
-import { resolveCitations, clustersFor, type CiteKey } from '../../core/citation-resolver.js'
-import { extractCitations, normalizeReporter } from '../../core/citations/index.js'
+import { resolveCitations, clustersFor, type CiteKey } from '../../domain/citations/resolve.js'
+import { citationRowsLoader } from '../../schemas/internal/citation-network.js'
+import { extractCitations, normalizeReporter } from '../../domain/citations/index.js'
 import type { Serializer } from '../engine/serialize.js'
 import { fetchByKeys } from '../engine/fetch.js'
 import { requestOrigin } from '../origin.js'
@@ -78,6 +79,7 @@ export function registerCitationLookup(app: FastifyInstance, deps: {
 }): void {
   const limits = { ...DEFAULT_LIMITS, ...deps.limits }
   const clusters = deps.catalogue.get('clusters')
+  const loadCitations = citationRowsLoader(deps.db, deps.catalogue.get('citations').table)
   for (const version of ['v4', 'v3'] as const) {
     const handler = async (req: FastifyRequest) => {
       const user = req.user!
@@ -88,7 +90,7 @@ export function registerCitationLookup(app: FastifyInstance, deps: {
       const wanted = 'text' in parsed ? wantedFromText(parsed.text) : wantedFromParts(parsed)
       const looked = wanted.slice(0, limits.maxCitationsPerRequest)
       const keys: CiteKey[] = looked.filter((w) => w.reporters.length).map((w) => ({ volume: Number(w.volume), reporters: w.reporters, page: w.page! }))
-      const resolved = keys.length ? await resolveCitations(deps.db, keys) : new Map<string, number[]>()
+      const resolved = await resolveCitations(loadCitations, keys)
       const idsPer = looked.map((w) => (w.reporters.length ? clustersFor(resolved, { volume: Number(w.volume), reporters: w.reporters, page: w.page! }) : []))
       const allIds = [...new Set(idsPer.flat())]
       const ctx = { db: deps.db, catalogue: deps.catalogue, origin: requestOrigin(req), version }

@@ -4,7 +4,8 @@
  */
 import t from 'tap'
 import { testStack, waitFor, testUser } from '../helpers/stack.js'
-import { openPublisher, startProcessors } from '../../bin/runtime.js'
+import { startProcessors } from '../../bin/runtime.js'
+import { openPublisher } from '../../connectors/publisher.js'
 import { buildApp } from '../../api/app.js'
 
 const ts = '2024-01-01T00:00:00+00:00'

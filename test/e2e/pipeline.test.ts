@@ -3,10 +3,10 @@
  */
 import t from 'tap'
 import { testStack, waitFor, testUser } from '../helpers/stack.js'
-import { openPublisher, startProcessors } from '../../bin/runtime.js'
+import { startProcessors } from '../../bin/runtime.js'
+import { openPublisher } from '../../connectors/publisher.js'
 import { buildApp } from '../../api/app.js'
-import { topicName } from '../../core/kafka.js'
-import { entityTopic } from '../../schemas/registry.js'
+import { entityTopic, dlqTopic, PROCESSORS } from '../../schemas/events/index.js'
 import { sql, ident } from '../../core/sql.js'
 
 const court = { id: 'scotus', full_name: 'Supreme Court of the United States', short_name: 'Supreme Court', citation_string: 'SCOTUS', jurisdiction: 'F', position: 1, in_use: true, date_modified: '2024-01-01T00:00:00+00:00' }
@@ -76,7 +76,7 @@ t.test('malformed events land in the dead-letter topic with a reason; the sink k
   const consumer = rt.kafka.consumer({ groupId: `${rt.cfg.topicPrefix}dlq-reader` })
   await consumer.connect()
   t.teardown(() => consumer.disconnect())
-  await consumer.subscribe({ topic: topicName(rt.cfg, 'dlq', 'table-sink'), fromBeginning: true })
+  await consumer.subscribe({ topic: dlqTopic(rt.cfg, PROCESSORS.tableSink), fromBeginning: true })
   const dead: { reason: string; offset: string; key: string }[] = []
   await consumer.run({ eachMessage: async ({ message }) => { dead.push(JSON.parse(message.value!.toString())) } })
   await waitFor(async () => dead.length >= 2, 'two dead letters')

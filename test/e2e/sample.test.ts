@@ -5,7 +5,7 @@
 import t from 'tap'
 import { testStack, waitFor, countFinal, testUser } from '../helpers/stack.js'
 import { startProcessors } from '../../bin/runtime.js'
-import { ingestSample } from '../../bin/ingest.js'
+import { ingestSample } from '../../connectors/drivers/sample.js'
 import { buildApp } from '../../api/app.js'
 
 t.test('the sample data set through the pipeline', async (t) => {

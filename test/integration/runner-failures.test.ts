@@ -5,11 +5,12 @@
 import t from 'tap'
 import { testStack, waitFor } from '../helpers/stack.js'
 import { startStream, type StreamDef } from '../../streams/runner.js'
-import { ensureTopics, plainTopic, topicName } from '../../core/kafka.js'
+import { ensureTopics, plainTopic } from '../../core/kafka.js'
+import { commandTopic, dlqTopic } from '../../schemas/events/index.js'
 
 async function setup(t: Parameters<typeof testStack>[0], n: number) {
   const rt = await testStack(t)
-  const topic = topicName(rt.cfg, 'events', 'runner-test')
+  const topic = commandTopic(rt.cfg, 'runner-test')
   const admin = rt.kafka.admin()
   await admin.connect()
   await ensureTopics(admin, [plainTopic(topic)])
@@ -22,7 +23,7 @@ async function setup(t: Parameters<typeof testStack>[0], n: number) {
 
 function def(rt: Awaited<ReturnType<typeof setup>>['rt'], topic: string, sink: (xs: number[]) => Promise<void>): StreamDef<number, number[]> {
   return {
-    name: 'runner-test', groupId: `${rt.cfg.topicPrefix}runner-test`, topics: [topic], dlqTopic: topicName(rt.cfg, 'dlq', 'runner-test'),
+    name: 'runner-test', groupId: `${rt.cfg.topicPrefix}runner-test`, topics: [topic], dlqTopic: dlqTopic(rt.cfg, 'runner-test'),
     decode: async (m) => Number(m.message.value!.toString()), transform: (events) => events.map((e) => e.event), sink,
   }
 }

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { readBulkDir, readBulkFile, type BulkRow, type BulkProgress } from '../../../connectors/bulk/index.js'
-import { edgeId } from '../../../core/edges.js'
+import { edgeId } from '../../../domain/citations/edges.js'
 import { catalogue } from '../../../schemas/catalogue/index.js'
 import { createEntityCodec } from '../../../connectors/entity-codec.js'
 

@@ -14,7 +14,7 @@ import { DEFAULT_OPINIONS, generateSample, type CitedRef, type SampleRecord } fr
 import { isFabricatedPage } from '../../../connectors/sample/reporters.js'
 import { createEntityCodec } from '../../../connectors/entity-codec.js'
 import { catalogue } from '../../../schemas/catalogue/index.js'
-import { extractCitations } from '../../../core/citations/index.js'
+import { extractCitations } from '../../../domain/citations/index.js'
 
 const courts = loadCourts()
 const courtIds = new Set(courts.map((c) => c.id))

@@ -1,7 +1,7 @@
 import t from 'tap'
 import { loadCourts, jurisdictionOf } from '../../../connectors/sample/courts.js'
 import { generateSample, type CitedRef } from '../../../connectors/sample/generator.js'
-import { extractCitations } from '../../../core/citations/index.js'
+import { extractCitations } from '../../../domain/citations/index.js'
 
 const courts = loadCourts()
 const JURISDICTIONS = ['F', 'FD', 'FB', 'FBP', 'FS', 'S', 'SA', 'ST', 'SS', 'SAG', 'TRS', 'TRA', 'TRT', 'TRX', 'TS', 'TA', 'TT', 'TSP', 'MA', 'MT', 'C', 'I']

@@ -5,6 +5,8 @@ import { catalogue, checkCatalogue, RESOURCES, V4_ROOT_NAMES } from '../../../sc
 import { defineResource, t as ft, f } from '../../../schemas/define.js'
 import { generatedFiles, GENERATED_DIR } from '../../../schemas/generate.js'
 import { planMigrations } from '../../../schemas/migrate.js'
+import { allTables } from '../../../schemas/tables.js'
+import { INTERNAL_TABLES } from '../../../schemas/internal/index.js'
 import { columnsOf } from '../../../schemas/ddl.js'
 
 const options = JSON.parse(readFileSync(new URL('../../fixtures/reference/options-v4.json', import.meta.url), 'utf8')) as Record<string, { filters?: Record<string, unknown>; ordering?: string[]; actions?: { POST?: Record<string, unknown> } }>
@@ -61,13 +63,15 @@ t.test('generated Avro schemas and DDL are checked in and current', async (t) =>
 t.test('migrations: create missing tables, add missing columns, refuse type changes', async (t) => {
   const courts = catalogue.get('courts')
   const cols = columnsOf(catalogue, courts)
-  const all = planMigrations(catalogue, 'db', new Map())
-  t.equal(all.length, catalogue.resources.length, 'one CREATE per table on an empty database')
-  const existing = new Map(catalogue.resources.map((r) => [r.table, new Map(columnsOf(catalogue, r).map((c) => [c.name, c.type]))]))
-  t.same(planMigrations(catalogue, 'db', existing), [], 'nothing to do when current')
+  const tables = allTables(catalogue)
+  const all = planMigrations(tables, 'db', new Map())
+  t.equal(all.length, catalogue.resources.length + INTERNAL_TABLES.length, 'one CREATE per table on an empty database')
+  t.ok(all.some((m) => m.id === 'create:citation_state'), 'the citation network\'s state tables are migrated too')
+  const existing = new Map(tables.map((x) => [x.name, new Map(x.columns.map((c) => [c.name, c.type]))]))
+  t.same(planMigrations(tables, 'db', existing), [], 'nothing to do when current')
   existing.get('courts')!.delete('url')
-  t.same(planMigrations(catalogue, 'db', existing).map((m) => m.id), ['add:courts.url'])
+  t.same(planMigrations(tables, 'db', existing).map((m) => m.id), ['add:courts.url'])
   existing.get('courts')!.set('url', 'Int64')
-  t.throws(() => planMigrations(catalogue, 'db', existing), /courts.url is Int64/)
+  t.throws(() => planMigrations(tables, 'db', existing), /courts.url is Int64/)
   t.ok(cols.some((c) => c.name === '_version'))
 })

@@ -1,6 +1,6 @@
 import t from 'tap'
 import { eventsToRows, sinkColumns } from '../../../streams/table-sink.js'
-import { validateEntityEvent } from '../../../streams/decode.js'
+import { validateEntityEvent } from '../../../schemas/events/index.js'
 import { catalogue } from '../../../schemas/catalogue/index.js'
 
 t.test('upserts become versioned rows; deletes become tombstone rows', async (t) => {

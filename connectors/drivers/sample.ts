@@ -5,11 +5,10 @@
 import { appendFileSync, mkdirSync } from 'node:fs'
 import path from 'node:path'
 import cliProgress from 'cli-progress'
-import type { Runtime } from './runtime.js'
-import { openPublisher } from './runtime.js'
-import { loadCourts } from '../connectors/sample/courts.js'
-import { generateSample } from '../connectors/sample/generator.js'
-import { entityTopic } from '../schemas/registry.js'
+import { openPublisher, type PublisherDeps } from '../publisher.js'
+import { loadCourts } from '../sample/courts.js'
+import { generateSample } from '../sample/generator.js'
+import { entityTopic } from '../../schemas/events/index.js'
 
 export interface IngestSummary { published: number; invalid: number; seconds: number; byResource: Record<string, number> }
 
@@ -20,7 +19,7 @@ function deadLetterWriter(file: string) {
 }
 
 /** True when the courts topic already holds data: the sample set was loaded before. */
-export async function sampleAlreadyLoaded(rt: Runtime): Promise<boolean> {
+export async function sampleAlreadyLoaded(rt: PublisherDeps): Promise<boolean> {
   const admin = rt.kafka.admin()
   await admin.connect()
   try {
@@ -31,7 +30,7 @@ export async function sampleAlreadyLoaded(rt: Runtime): Promise<boolean> {
   } finally { await admin.disconnect() }
 }
 
-export async function ingestSample(rt: Runtime, opts: { opinions: number; seed: number; progress?: boolean }): Promise<IngestSummary> {
+export async function ingestSample(rt: PublisherDeps, opts: { opinions: number; seed: number; progress?: boolean }): Promise<IngestSummary> {
   const started = Date.now()
   const deadLetters = path.join(rt.cfg.dataDir, 'dead-letters', `sample-${Date.now()}.jsonl`)
   const pub = await openPublisher(rt, deadLetterWriter(deadLetters))

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { buildEdges, linkCitations, sourceText, edgeId, type ResolvedCite } from '../../../streams/citation-links.js'
+import { buildEdges, linkCitations, sourceText, edgeId, type ResolvedCite } from '../../../../domain/citations/links.js'
 
 const cite = (start: number, text: string, clusters: number[], key = text): ResolvedCite => ({ start, end: start + text.length, matchedText: text, key, clusters })
 

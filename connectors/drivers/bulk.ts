@@ -1,12 +1,11 @@
 /** Drives the bulk-data connector: files → publisher, with a progress bar and a dead-letter file. */
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
-import type { Runtime } from './runtime.js'
-import { openPublisher } from './runtime.js'
-import { readBulkDir } from '../connectors/bulk/index.js'
-import { createBulkProgress } from '../connectors/bulk/progress.js'
+import { openPublisher, type PublisherDeps } from '../publisher.js'
+import { readBulkDir } from '../bulk/index.js'
+import { createBulkProgress } from '../bulk/progress.js'
 
-export async function ingestBulk(rt: Runtime, dir: string, opts: { deadLetterPath?: string; progress?: boolean } = {}) {
+export async function ingestBulk(rt: PublisherDeps, dir: string, opts: { deadLetterPath?: string; progress?: boolean } = {}) {
   const started = Date.now()
   const deadLetterPath = opts.deadLetterPath ?? path.join(rt.cfg.dataDir, 'dead-letters', `bulk-${Date.now()}.jsonl`)
   mkdirSync(path.dirname(deadLetterPath), { recursive: true })

@@ -3,7 +3,7 @@
  * citations make, and html_with_citations with links to the cited clusters.
  */
 import { createHash } from 'node:crypto'
-import { edgeId } from '../core/edges.js'
+import { edgeId } from './edges.js'
 
 export { edgeId }
 
