@@ -10,6 +10,7 @@ import type { Logger } from '../core/logger.js'
 import { systemClock, type Clock } from '../core/clock.js'
 import type { Catalogue } from '../schemas/catalogue/index.js'
 import { installErrorHandling } from './plugins/errors.js'
+import { installNegotiation } from './plugins/negotiation.js'
 import { installAuth } from './plugins/auth.js'
 import { installBodyParsers } from './plugins/body.js'
 import { createCitationThrottle, parseRate } from './plugins/citation-throttle.js'
@@ -31,6 +32,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: 2 * 1024 * 1024,
   })
   installErrorHandling(app)
+  installNegotiation(app)
   installBodyParsers(app)
   installAuth(app, { db: deps.db, clock })
   registerHealth(app, deps)

@@ -3,7 +3,8 @@
  * command that needs them, so `lds run` starts without reading the data sets.
  */
 import { Command, InvalidArgumentError } from 'commander'
-import { createRuntime as createRuntimeWith, prepare, startProcessors } from './runtime.js'
+import { createRuntime as createRuntimeWith, prepare, startProcessors, stopAll, PROCESSOR_ROLES, type ProcessorRole, type Stoppable } from './runtime.js'
+import { onShutdown } from './shutdown.js'
 import { loadConfig } from '../core/config.js'
 import { createLogger } from '../core/logger.js'
 
@@ -17,6 +18,16 @@ const int = (v: string) => {
   const n = Number(v.replace(/_/g, ''))
   if (!Number.isSafeInteger(n) || n < 0) throw new InvalidArgumentError('expected a whole number')
   return n
+}
+
+/** `api`, `processors` (all of them) or single processor roles. */
+function parseRoles(text: string): { api: boolean; processors: ProcessorRole[] } {
+  const names = text.split(',').map((s) => s.trim()).filter(Boolean)
+  const known = new Set<string>(['api', 'processors', ...PROCESSOR_ROLES])
+  const bad = names.filter((n) => !known.has(n))
+  if (bad.length) throw new InvalidArgumentError(`unknown role(s) ${bad.join(', ')}; known: ${[...known].join(', ')}`)
+  const processors = names.includes('processors') ? [...PROCESSOR_ROLES] : PROCESSOR_ROLES.filter((r) => names.includes(r))
+  return { api: names.includes('api'), processors }
 }
 
 const program = new Command('lds').description('Legal data service: ingest, processors, API and administration.')
@@ -50,27 +61,22 @@ ingest.command('bulk <dir>')
   })
 
 program.command('run')
-  .description('Run service roles in this process until interrupted.')
-  .option('--roles <list>', 'comma-separated roles: api, processors', 'api,processors')
+  .description(`Run service roles in this process until SIGTERM or Ctrl-C (then: stop fetching, finish and commit the batch in flight, close producers). Roles: api, processors (all of: ${PROCESSOR_ROLES.join(', ')}), or single processors. Several processes may run the same processor: they share its partitions.`)
+  .option('--roles <list>', 'comma-separated roles', 'api,processors')
   .action(async (o: { roles: string }) => {
-    const roles = new Set(o.roles.split(',').map((s) => s.trim()))
+    const roles = parseRoles(o.roles)
     const rt = createRuntime()
     await prepare(rt)
-    const stops: (() => Promise<unknown>)[] = []
-    if (roles.has('processors')) for (const s of await startProcessors(rt)) stops.push(() => s.stop())
-    if (roles.has('api')) {
+    const parts: Stoppable[] = []
+    if (roles.processors.length) parts.push(...await startProcessors(rt, roles.processors))
+    if (roles.api) {
       const app = await buildApp(rt)
       await app.listen({ port: rt.cfg.port, host: rt.cfg.host })
-      stops.push(() => app.close())
+      parts.push({ stop: () => app.close() })
       rt.log.info(`API listening on http://${rt.cfg.host}:${rt.cfg.port}`)
     }
-    const shutdown = async () => {
-      for (const stop of stops.reverse()) await stop().catch(() => {})
-      await rt.close()
-      process.exit(0)
-    }
-    process.once('SIGINT', shutdown)
-    process.once('SIGTERM', shutdown)
+    rt.log.info({ roles: o.roles }, 'running')
+    onShutdown(async () => { await stopAll(rt, parts); await rt.close() })
   })
 
 const users = program.command('users').description('Manage API users.')

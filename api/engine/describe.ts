@@ -8,7 +8,7 @@ import { columnOf } from '../../schemas/define.js'
 import { KINDS, type StoredKind } from '../../schemas/kinds.js'
 import type { Catalogue } from '../../schemas/catalogue/index.js'
 
-export const RENDERS = ['application/json']
+export const RENDERS = ['application/json', 'text/html', 'application/xml']
 export const PARSES = ['application/json', 'application/x-www-form-urlencoded']
 
 export interface FilterDescription { type: string; lookup_types: string[] | string }

@@ -34,8 +34,8 @@ export function registerResourceRoutes(app: FastifyInstance, deps: { db: Db; cat
       const ctxOf = (req: FastifyRequest): RequestContext => ({ db, catalogue: cat, origin: requestOrigin(req), version })
       const base = `/api/rest/${version}/${r.name}/`
       const config = { resource: r.name, auth: r.access === 'authenticated' ? 'required' as const : 'public' as const }
-      app.get(base, { config }, async (req) => reader.list(queryParams(req), ctxOf(req)))
-      app.get(`${base}:id/`, { config }, async (req) => {
+      app.get(base, { config: { ...config, describe: () => describe('List') } }, async (req) => reader.list(queryParams(req), ctxOf(req)))
+      app.get(`${base}:id/`, { config: { ...config, describe: () => describe('Instance') } }, async (req) => {
         const { id } = req.params as { id: string }
         return reader.detail(id, queryParams(req), ctxOf(req))
       })

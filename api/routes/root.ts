@@ -7,7 +7,7 @@ const V4_ONLY = new Set(['alerts', 'docket-alerts', 'prayers', 'tags', 'docket-t
 
 export function registerRoot(app: FastifyInstance): void {
   for (const version of ['v4', 'v3'] as const) {
-    app.get(`/api/rest/${version}/`, async (req) => {
+    app.get(`/api/rest/${version}/`, { config: { describe: { name: 'Api Root', description: 'The resources of this API version, each with its URL.' } } }, async (req) => {
       const origin = requestOrigin(req)
       const names = version === 'v4' ? V4_ROOT_NAMES : V4_ROOT_NAMES.filter((n) => !V4_ONLY.has(n))
       return Object.fromEntries(names.map((n) => [n, `${origin}/api/rest/${version}/${n}/`]))
