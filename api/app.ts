@@ -2,7 +2,7 @@
  * Builds the Fastify app. Collaborators are passed in, so tests build it against a database
  * of their own and drive it with `inject`.
  */
-import Fastify, { type FastifyInstance, type FastifyBaseLogger } from 'fastify'
+import Fastify, { LogController, type FastifyInstance, type FastifyBaseLogger } from 'fastify'
 import type { Kafka } from 'kafkajs'
 import type { Config } from '../core/config.js'
 import type { Db } from '../core/clickhouse.js'
@@ -11,6 +11,7 @@ import { systemClock, type Clock } from '../core/clock.js'
 import type { Catalogue } from '../schemas/catalogue/index.js'
 import { installErrorHandling } from './plugins/errors.js'
 import { installNegotiation } from './plugins/negotiation.js'
+import { installRequestLog } from './plugins/request-log.js'
 import { installAuth } from './plugins/auth.js'
 import { installBodyParsers } from './plugins/body.js'
 import { createCitationThrottle, parseRate } from './plugins/citation-throttle.js'
@@ -23,14 +24,23 @@ import { registerHealth } from './routes/health.js'
 
 export interface AppDeps { cfg: Config; db: Db; catalogue: Catalogue; log: Logger; kafka?: Kafka; clock?: Clock }
 
+declare module 'fastify' {
+  interface FastifyInstance { clock: Clock }
+}
+
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
-  const clock = deps.clock ?? systemClock()
+  // The configured time scale reaches every throttle window and schedule the API keeps (issue 6).
+  const clock = deps.clock ?? systemClock(deps.cfg.timeScale)
   const app = Fastify({
     loggerInstance: deps.log.child({ component: 'api' }) as unknown as FastifyBaseLogger,
+    // One line per request at debug and a summary per minute at info (plugins/request-log.ts).
+    logController: new LogController({ disableRequestLogging: true }),
     trustProxy: true,
     routerOptions: { maxParamLength: 200 },
     bodyLimit: 2 * 1024 * 1024,
   })
+  app.decorate('clock', clock)
+  installRequestLog(app)
   installErrorHandling(app)
   installNegotiation(app)
   installBodyParsers(app)

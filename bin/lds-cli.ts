@@ -3,7 +3,7 @@
  * command that needs them, so `lds run` starts without reading the data sets.
  */
 import { Command, InvalidArgumentError } from 'commander'
-import { createRuntime as createRuntimeWith, prepare, startProcessors, stopAll, PROCESSOR_ROLES, type ProcessorRole, type Stoppable } from './runtime.js'
+import { createRuntime as createRuntimeWith, prepare, startProcessors, stopAll, apiDeps, PROCESSOR_ROLES, type ProcessorRole, type Stoppable } from './runtime.js'
 import { onShutdown } from './shutdown.js'
 import { loadConfig } from '../core/config.js'
 import { createLogger } from '../core/logger.js'
@@ -70,9 +70,10 @@ program.command('run')
     const parts: Stoppable[] = []
     if (roles.processors.length) parts.push(...await startProcessors(rt, roles.processors))
     if (roles.api) {
-      const app = await buildApp(rt)
+      const api = apiDeps(rt)
+      const app = await buildApp(api)
       await app.listen({ port: rt.cfg.port, host: rt.cfg.host })
-      parts.push({ stop: () => app.close() })
+      parts.push({ stop: async () => { await app.close(); await api.db.close() } })
       rt.log.info(`API listening on http://${rt.cfg.host}:${rt.cfg.port}`)
     }
     rt.log.info({ roles: o.roles }, 'running')

@@ -33,6 +33,14 @@ export function createRuntime(cfg: Config = loadConfig(), log: Logger = createLo
   }
 }
 
+/** Seconds the API waits for ClickHouse before it answers 503: a reader should not wait minutes. */
+const API_CLICKHOUSE_TIMEOUT_MS = 15_000
+
+/** The runtime the API role is built from: its own ClickHouse client with a short deadline. */
+export function apiDeps(rt: Runtime): Runtime {
+  return { ...rt, db: createDb(rt.cfg, { requestTimeoutMs: API_CLICKHOUSE_TIMEOUT_MS }) }
+}
+
 /** Tables migrated and topic schemas registered: safe to run on every start. */
 export async function prepare(rt: Runtime): Promise<void> {
   const admin = createDb(rt.cfg, { useDatabase: false })

@@ -1,41 +1,58 @@
 /**
- * `npm start`: local infrastructure up (if needed), tables migrated, schemas registered, the
- * sample data loaded on first run, then the API on PORT and every processor in this process.
- * Ctrl-C stops the API and processors, and the infrastructure services this run started
+ * `npm start`: local infrastructure up (if needed), tables migrated, schemas registered, every
+ * processor and the API running in this process, and on the first run the sample data loaded and
+ * applied, with progress for each long step. It ends by printing the URL. Ctrl-C stops the API and
+ * processors (each finishes its batch), and the infrastructure services this run started
  * (services that were already running are left alone).
  */
 import { loadConfig } from '../core/config.js'
 import { createLogger } from '../core/logger.js'
+import { sql, ident } from '../core/sql.js'
 import { infraUp, infraDown } from '../infra/cli.js'
-import { createRuntime, prepare, startProcessors } from './runtime.js'
+import { createRuntime, prepare, startProcessors, stopAll, apiDeps, type Stoppable } from './runtime.js'
 import { ingestSample, sampleAlreadyLoaded } from '../connectors/drivers/sample.js'
+import { groupId, entityTopic, PROCESSORS, commandTopic, RELINK } from '../schemas/events/index.js'
 import { buildApp } from '../api/app.js'
+import { waitForCatchUp } from './catch-up.js'
+import { onShutdown } from './shutdown.js'
 
 const cfg = loadConfig()
-const log = createLogger(cfg)
+const log = createLogger(cfg, { pretty: process.stdout.isTTY })
+const step = (m: string) => log.info(`▸ ${m}`)
+
+step('local infrastructure: Kafka, schema registry, ClickHouse')
 const startedInfra = await infraUp(cfg, (m) => log.info(m))
 const rt = createRuntime(cfg, log)
-await prepare(rt)
-const streams = await startProcessors(rt)
-if (!(await sampleAlreadyLoaded(rt))) {
-  log.info('first run: loading the sample data set')
-  const s = await ingestSample(rt, { opinions: 10_000, seed: 1 })
-  log.info({ published: s.published, seconds: s.seconds }, 'sample data published; processors are applying it')
-}
-const app = await buildApp(rt)
-await app.listen({ port: cfg.port, host: cfg.host })
-log.info(`API ready on http://${cfg.host}:${cfg.port}/api/rest/v4/`)
-
-let stopping = false
-const stop = async () => {
-  if (stopping) return
-  stopping = true
-  log.info('stopping API and processors')
-  await app.close().catch(() => {})
-  for (const s of streams) await s.stop().catch(() => {})
+const parts: Stoppable[] = []
+onShutdown(async () => {
+  log.info('stopping the API and processors')
+  await stopAll(rt, parts)
   await rt.close()
   if (startedInfra.length) await infraDown(cfg, (m) => log.info(m), startedInfra)
-  process.exit(0)
+})
+
+step('tables, topics and schemas')
+await prepare(rt)
+step('processors: table sink, citation network')
+parts.push(...await startProcessors(rt))
+const api = apiDeps(rt)
+const app = await buildApp(api)
+await app.listen({ port: cfg.port, host: cfg.host })
+parts.push({ stop: async () => { await app.close(); await api.db.close() } })
+
+if (!(await sampleAlreadyLoaded(rt))) {
+  step('first run: publishing the sample data set (courts, judges, dockets, 10,000 opinions)')
+  const s = await ingestSample(rt, { opinions: 10_000, seed: 1 })
+  log.info({ published: s.published, seconds: s.seconds }, 'sample data published')
 }
-process.on('SIGINT', stop)
-process.on('SIGTERM', stop)
+step('applying what the topics hold (tables, citation network)')
+const entityTopics = rt.catalogue.resources.map((r) => entityTopic(cfg, r))
+await waitForCatchUp(rt.kafka, rt.clock, [
+  { label: 'citation network', group: groupId(cfg, PROCESSORS.citationNetwork), topics: async () => [entityTopic(cfg, 'opinions'), entityTopic(cfg, 'citations'), commandTopic(cfg, RELINK.name)] },
+  { label: 'tables', group: groupId(cfg, PROCESSORS.tableSink), topics: async () => entityTopics },
+], { progress: process.stderr.isTTY || undefined })
+
+const count = async (table: string) => Number((await rt.db.query<{ n: number }>(sql`SELECT count() AS n FROM ${ident(cfg.clickhouseDatabase)}.${ident(table)} FINAL`))[0]?.n ?? 0)
+const [opinions, edges] = await Promise.all([count('opinions'), count('opinions_cited')])
+log.info(`ready: ${opinions.toLocaleString('en-US')} opinions, ${edges.toLocaleString('en-US')} citation edges`)
+log.info(`API: http://${cfg.host}:${cfg.port}/api/rest/v4/  (Ctrl-C stops)`)

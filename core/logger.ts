@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module'
 import { pino, type Logger } from 'pino'
 import type { Config } from './config.js'
 
@@ -8,10 +9,20 @@ export type { Logger }
  * Services log to stdout; the CLI logs to stderr so that what a command prints (a token, a
  * summary) is all that reaches stdout.
  */
-export function createLogger(cfg: Pick<Config, 'logLevel'>, opts: { name?: string; stderr?: boolean } = {}): Logger {
-  return pino({
+export function createLogger(cfg: Pick<Config, 'logLevel'>, opts: { name?: string; stderr?: boolean; pretty?: boolean } = {}): Logger {
+  const options = {
     name: opts.name ?? 'lds',
     level: cfg.logLevel,
-    redact: { paths: ['req.headers.authorization', 'authorization', 'token', 'secret_key', 'password'], censor: '[redacted]' },
-  }, pino.destination(opts.stderr ? 2 : 1))
+    redact: { paths: ['req.headers.authorization', 'authorization', 'token', 'secret_key', 'password', 'secret'], censor: '[redacted]' },
+  }
+  // A person at a terminal reads lines, not JSON; pino-pretty is a dev dependency, so a
+  // production install (without it) keeps JSON.
+  if (opts.pretty && prettyInstalled()) {
+    return pino(options, pino.transport({ target: 'pino-pretty', options: { destination: opts.stderr ? 2 : 1, ignore: 'pid,hostname,name', translateTime: 'HH:MM:ss' } }))
+  }
+  return pino(options, pino.destination(opts.stderr ? 2 : 1))
+}
+
+function prettyInstalled(): boolean {
+  try { createRequire(import.meta.url).resolve('pino-pretty'); return true } catch { return false }
 }

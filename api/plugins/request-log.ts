@@ -1,0 +1,50 @@
+/**
+ * Request logs at `debug` (one line per request), and once a minute at `info` a summary of the
+ * minute: requests, p50/p99 latency and errors. Logging every request at info floods the console
+ * and costs throughput (issue 6).
+ */
+import type { FastifyInstance } from 'fastify'
+
+/** Latencies kept per minute for the percentiles; beyond this a uniform sample is kept. */
+const SAMPLE = 10_000
+
+export interface RequestSummary { requests: number; p50_ms: number; p99_ms: number; client_errors: number; server_errors: number }
+
+export function createRequestStats() {
+  let latencies: number[] = []
+  let seen = 0, clientErrors = 0, serverErrors = 0
+  return {
+    record(ms: number, status: number) {
+      seen++
+      if (latencies.length < SAMPLE) latencies.push(ms)
+      else { const j = Math.floor(Math.random() * seen); if (j < SAMPLE) latencies[j] = ms }
+      if (status >= 500) serverErrors++
+      else if (status >= 400) clientErrors++
+    },
+    /** The summary since the last call, which starts a new period. */
+    take(): RequestSummary | null {
+      if (seen === 0) return null
+      const sorted = latencies.sort((a, b) => a - b)
+      const at = (q: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] * 10) / 10
+      const out = { requests: seen, p50_ms: at(0.5), p99_ms: at(0.99), client_errors: clientErrors, server_errors: serverErrors }
+      latencies = []; seen = 0; clientErrors = 0; serverErrors = 0
+      return out
+    },
+  }
+}
+
+export function installRequestLog(app: FastifyInstance, opts: { summaryEveryMs?: number } = {}): void {
+  const stats = createRequestStats()
+  const debugOn = ['trace', 'debug'].includes(app.log.level)
+  app.addHook('onResponse', async (req, reply) => {
+    const ms = reply.elapsedTime
+    stats.record(ms, reply.statusCode)
+    if (debugOn) req.log.debug({ method: req.method, url: req.url, status: reply.statusCode, ms: Math.round(ms * 10) / 10 }, 'request')
+  })
+  const timer = setInterval(() => {
+    const s = stats.take()
+    if (s) app.log.info(s, 'requests in the last minute')
+  }, opts.summaryEveryMs ?? 60_000)
+  timer.unref()
+  app.addHook('onClose', async () => clearInterval(timer))
+}
