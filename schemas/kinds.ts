@@ -1,8 +1,19 @@
 /**
- * The one table from field kind to storage and description: ClickHouse type, Avro type,
- * OPTIONS label, filter class and the lookups a filter on it may use. Every engine (DDL,
- * Avro, filters, OPTIONS, serialization) reads this table instead of switching on kinds.
+ * The one table from field kind to everything that depends on it: the ClickHouse and Avro types,
+ * the OPTIONS label and filter class, the lookups a filter may use, and the behaviour of a value of
+ * that kind at every edge it crosses:
+ *   parse     a filter value from a request (bad text → ValueError with the reference's message);
+ *   sqlValue  the SQL operand a parsed value is compared as;
+ *   coerce    a record from a connector → the stored value (bad value → InvalidValue);
+ *   fromText  a bulk-file cell → the stored value (bad text → InvalidValue);
+ *   render    the stored value as ClickHouse returns it → the API's JSON value;
+ *   schema    the JSON Schema of the API value (OpenAPI and response serialization).
+ * Engines (filters, entity codec, bulk columns, serializer, describe, OpenAPI) look kinds up here
+ * instead of switching on them.
  */
+import { sql, type Sql } from '../core/sql.js'
+import { normalizeDate, normalizeTimestamp, formatDatetime, INT_TEXT, FLOAT_TEXT, FILTER_DATETIME } from './values.js'
+
 export const LOOKUPS = {
   INT: ['exact', 'gte', 'gt', 'lte', 'lt', 'range'],
   DATE: ['exact', 'gte', 'gt', 'lte', 'lt', 'range', 'year', 'month', 'day'],
@@ -19,7 +30,13 @@ export type StoredKind = 'int' | 'float' | 'string' | 'bool' | 'date' | 'datetim
 export type DerivedKind = 'fk_id' | 'reverse' | 'nested' | 'uri' | 'const'
 export type Kind = StoredKind | DerivedKind
 
+/** A request value that does not fit its filter; the message is the reference's. */
+export class ValueError extends Error { override name = 'ValueError' }
+/** A record or bulk value that does not fit its column. */
+export class InvalidValue extends Error { override name = 'InvalidValue' }
+
 type AvroType = string | { type: string; items?: string }
+export type JsonSchema = Record<string, unknown>
 
 export interface KindSpec {
   /** ClickHouse type of the column (without Nullable). */
@@ -31,22 +48,146 @@ export interface KindSpec {
   lookups: readonly Lookup[]
   /** Arrays cannot be Nullable in ClickHouse; they are empty instead. */
   nullableColumn: boolean
+  /** The stored value of a missing, non-nullable column. */
+  empty: unknown
+  parse(text: string): unknown
+  sqlValue(v: unknown): Sql
+  coerce(v: unknown): unknown
+  fromText(text: string): unknown
+  render(v: unknown): unknown
+  schema: JsonSchema
+}
+
+const show = (v: unknown) => { const s = typeof v === 'string' ? v : JSON.stringify(v); return JSON.stringify(s.length > 40 ? s.slice(0, 40) + '…' : s) }
+const bound = (v: unknown) => sql`${v}`
+const same = (v: unknown) => v ?? null
+
+function parseInt64(text: string): number {
+  const t = text.trim()
+  if (!INT_TEXT.test(t)) throw new ValueError('Enter a number.')
+  return Number(t)
+}
+function coerceInt(v: unknown): number {
+  const n = typeof v === 'string' && INT_TEXT.test(v.trim()) ? Number(v) : v
+  if (typeof n !== 'number' || !Number.isSafeInteger(n)) throw new InvalidValue(`must be an integer, got ${show(v)}`)
+  return n
+}
+function intFromText(text: string): number {
+  if (!INT_TEXT.test(text)) throw new InvalidValue(`not an integer: ${show(text)}`)
+  const n = Number(text)
+  if (!Number.isSafeInteger(n)) throw new InvalidValue(`integer out of range: ${show(text)}`)
+  return n
+}
+function coerceString(v: unknown): string { return typeof v === 'string' ? v : String(v) }
+
+const INT: KindSpec = {
+  ch: 'Int64', avro: 'long', label: 'integer', filterClass: 'NumberFilter', lookups: LOOKUPS.INT, nullableColumn: true, empty: 0,
+  parse: parseInt64, sqlValue: bound, coerce: coerceInt, fromText: intFromText, render: same, schema: { type: 'integer' },
+}
+const STRING: KindSpec = {
+  ch: 'String', avro: 'string', label: 'string', filterClass: 'CharFilter', lookups: LOOKUPS.TEXT, nullableColumn: true, empty: '',
+  parse: (t) => t, sqlValue: bound, coerce: coerceString, fromText: (t) => t, render: same, schema: { type: 'string' },
 }
 
 export const KINDS: Record<StoredKind, KindSpec> = {
-  int: { ch: 'Int64', avro: 'long', label: 'integer', filterClass: 'NumberFilter', lookups: LOOKUPS.INT, nullableColumn: true },
-  float: { ch: 'Float64', avro: 'double', label: 'float', filterClass: 'NumberFilter', lookups: LOOKUPS.INT, nullableColumn: true },
-  string: { ch: 'String', avro: 'string', label: 'string', filterClass: 'CharFilter', lookups: LOOKUPS.TEXT, nullableColumn: true },
-  bool: { ch: 'Bool', avro: 'boolean', label: 'boolean', filterClass: 'BooleanFilter', lookups: LOOKUPS.BOOL, nullableColumn: true },
+  int: INT,
+  float: {
+    ch: 'Float64', avro: 'double', label: 'float', filterClass: 'NumberFilter', lookups: LOOKUPS.INT, nullableColumn: true, empty: 0,
+    parse: (t) => { const n = Number(t); if (t.trim() === '' || !Number.isFinite(n)) throw new ValueError('Enter a number.'); return n },
+    sqlValue: bound,
+    coerce: (v) => {
+      const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v
+      if (typeof n !== 'number' || !Number.isFinite(n)) throw new InvalidValue(`must be a number, got ${show(v)}`)
+      return n
+    },
+    fromText: (t) => { const n = FLOAT_TEXT.test(t) ? Number(t) : NaN; if (!Number.isFinite(n)) throw new InvalidValue(`not a finite number: ${show(t)}`); return n },
+    render: same, schema: { type: 'number' },
+  },
+  string: STRING,
+  bool: {
+    ch: 'Bool', avro: 'boolean', label: 'boolean', filterClass: 'BooleanFilter', lookups: LOOKUPS.BOOL, nullableColumn: true, empty: false,
+    parse: (t) => {
+      if (['true', 'True', '1'].includes(t)) return true
+      if (['false', 'False', '0'].includes(t)) return false
+      throw new ValueError('Select a valid choice.')
+    },
+    sqlValue: bound,
+    coerce: (v) => {
+      if (typeof v === 'boolean') return v
+      if (v === 't' || v === 'true') return true
+      if (v === 'f' || v === 'false') return false
+      throw new InvalidValue(`must be a boolean, got ${show(v)}`)
+    },
+    fromText: (t) => { if (t === 't') return true; if (t === 'f') return false; throw new InvalidValue(`not a boolean (t/f): ${show(t)}`) },
+    render: same, schema: { type: 'boolean' },
+  },
   // Dates are kept as ISO 'YYYY-MM-DD' strings: case law reaches back to the 1700s, before
   // ClickHouse's Date32 range, and ISO dates compare and sort correctly as text.
-  date: { ch: 'String', avro: 'string', label: 'date', filterClass: 'DateFilter', lookups: LOOKUPS.DATE, nullableColumn: true },
-  datetime: { ch: "DateTime64(6, 'UTC')", avro: 'string', label: 'datetime', filterClass: 'IsoDateTimeFilter', lookups: LOOKUPS.DATETIME, nullableColumn: true },
-  time: { ch: 'String', avro: 'string', label: 'time', filterClass: 'TimeFilter', lookups: LOOKUPS.INT, nullableColumn: true },
-  json: { ch: 'String', avro: 'string', label: 'nested object', filterClass: 'CharFilter', lookups: LOOKUPS.EXACT, nullableColumn: true },
-  strings: { ch: 'Array(String)', avro: { type: 'array', items: 'string' }, label: 'field', filterClass: 'CharFilter', lookups: LOOKUPS.EXACT, nullableColumn: false },
-  fk: { ch: 'Int64', avro: 'long', label: 'field', filterClass: 'RelatedFilter', lookups: LOOKUPS.EXACT, nullableColumn: true },
-  m2m: { ch: 'Array(Int64)', avro: { type: 'array', items: 'long' }, label: 'field', filterClass: 'RelatedFilter', lookups: LOOKUPS.EXACT, nullableColumn: false },
+  date: {
+    ch: 'String', avro: 'string', label: 'date', filterClass: 'DateFilter', lookups: LOOKUPS.DATE, nullableColumn: true, empty: '',
+    parse: (t) => { if (normalizeDate(t) === undefined) throw new ValueError('Enter a valid date.'); return t },
+    sqlValue: bound,
+    coerce: (v) => { if (typeof v !== 'string' || (v !== '' && normalizeDate(v) === undefined)) throw new InvalidValue(`must be a date (YYYY-MM-DD), got ${show(v)}`); return v },
+    fromText: (t) => { const d = normalizeDate(t); if (d === undefined) throw new InvalidValue(`invalid date: ${show(t)}`); return d },
+    render: same, schema: { type: 'string', format: 'date' },
+  },
+  datetime: {
+    ch: "DateTime64(6, 'UTC')", avro: 'string', label: 'datetime', filterClass: 'IsoDateTimeFilter', lookups: LOOKUPS.DATETIME, nullableColumn: true,
+    empty: '1970-01-01T00:00:00+00:00',
+    parse: (t) => { if (!FILTER_DATETIME.test(t) || Number.isNaN(Date.parse(t))) throw new ValueError('Enter a valid date/time.'); return t },
+    sqlValue: (v) => sql`parseDateTime64BestEffort(${v}, 6, 'UTC')`,
+    coerce: (v) => { if (typeof v !== 'string' || Number.isNaN(Date.parse(v))) throw new InvalidValue(`must be an ISO 8601 timestamp, got ${show(v)}`); return v },
+    fromText: (t) => { const d = normalizeTimestamp(t); if (d === undefined) throw new InvalidValue(`invalid timestamp: ${show(t)}`); return d },
+    render: (v) => formatDatetime(v) ?? null, schema: { type: 'string', format: 'date-time' },
+  },
+  time: {
+    ...STRING, label: 'time', filterClass: 'TimeFilter', lookups: LOOKUPS.INT,
+    schema: { type: 'string', format: 'time' },
+  },
+  json: {
+    ch: 'String', avro: 'string', label: 'nested object', filterClass: 'CharFilter', lookups: LOOKUPS.EXACT, nullableColumn: true, empty: '',
+    parse: (t) => t, sqlValue: bound,
+    coerce: (v) => (typeof v === 'string' ? v : JSON.stringify(v)),
+    fromText: (t) => t,
+    render: (v) => {
+      if (v === null || v === undefined || v === '') return null
+      try { return JSON.parse(String(v)) } catch { return v }
+    },
+    schema: {},
+  },
+  strings: {
+    ch: 'Array(String)', avro: { type: 'array', items: 'string' }, label: 'field', filterClass: 'CharFilter', lookups: LOOKUPS.EXACT, nullableColumn: false, empty: [],
+    parse: (t) => t, sqlValue: bound,
+    coerce: (v) => { if (!Array.isArray(v)) throw new InvalidValue('must be a list'); return v.map(String) },
+    fromText: (t) => { throw new InvalidValue(`a list cannot come from text: ${show(t)}`) },
+    render: (v) => v ?? [], schema: { type: 'array', items: { type: 'string' } },
+  },
+  // Relations store the related key; its type follows the related resource's key (see keyed()).
+  fk: { ...INT, label: 'field', filterClass: 'RelatedFilter', lookups: LOOKUPS.EXACT, schema: { type: 'string', format: 'uri' } },
+  m2m: {
+    ch: 'Array(Int64)', avro: { type: 'array', items: 'long' }, label: 'field', filterClass: 'RelatedFilter', lookups: LOOKUPS.EXACT, nullableColumn: false, empty: [],
+    parse: parseInt64, sqlValue: bound,
+    coerce: (v) => { if (!Array.isArray(v)) throw new InvalidValue('must be a list'); return v.map(coerceInt) },
+    fromText: (t) => { throw new InvalidValue(`a list cannot come from text: ${show(t)}`) },
+    render: (v) => v ?? [], schema: { type: 'array', items: { type: 'string', format: 'uri' } },
+  },
+}
+
+/** A key of a string-keyed resource (courts): stored, filtered and read as text. */
+const STRING_KEY: KindSpec = { ...STRING, filterClass: 'CharFilter', lookups: LOOKUPS.EXACT }
+const STRING_KEYS: KindSpec = {
+  ...KINDS.m2m, ch: 'Array(String)', avro: { type: 'array', items: 'string' }, parse: (t) => t,
+  coerce: (v) => { if (!Array.isArray(v)) throw new InvalidValue('must be a list'); return v.map(String) },
+}
+
+/**
+ * The spec of a stored kind. `stringKey` says the value is (or holds) the key of a string-keyed
+ * resource: the key itself, or a relation to such a resource.
+ */
+export function keyed(kind: StoredKind, stringKey: boolean): KindSpec {
+  if (!stringKey) return KINDS[kind]
+  if (kind === 'm2m') return STRING_KEYS
+  return { ...STRING_KEY, label: KINDS[kind].label }
 }
 
 export const isStored = (k: Kind): k is StoredKind => k in KINDS

@@ -1,96 +1,67 @@
 /**
- * The filter language of list endpoints, compiled per resource at boot:
+ * The filter language of list endpoints:
  *   <field>=v, <field>__<lookup>=v, <relation>__<field>__<lookup>=v (up to 4 hops),
- *   and the negation <name>!=v. Values are parsed by the field kind; bad values give
- *   field-keyed errors, names that are not filters give unknown_params. The result is SQL
- *   fragments with bound parameters only; the compiler never sees a connection.
+ *   and the negation <name>!=v.
+ * Values are parsed by the field's kind (schemas/kinds.ts); bad values give field-keyed errors,
+ * names that are not filters give unknown_params. A parameter name is compiled the first time it
+ * is seen into a function of its value (the catalogue is not walked again for that name), and
+ * kept in a table per resource. The result is SQL fragments with bound parameters only; the
+ * compiler never sees a connection.
  */
-import { sql, ident, join, raw, param, type Sql } from '../../core/sql.js'
+import { sql, ident, join, raw, type Sql } from '../../core/sql.js'
 import type { FieldDef, FilterDef, ResourceDef } from '../../schemas/define.js'
 import { columnOf } from '../../schemas/define.js'
 import type { Catalogue } from '../../schemas/catalogue/index.js'
-import type { StoredKind } from '../../schemas/kinds.js'
+import { keyed, ValueError, KINDS, type KindSpec, type StoredKind } from '../../schemas/kinds.js'
+import { holdsStringKey } from '../../schemas/columns.js'
 
+export { ValueError }
 export const FRAMEWORK_PARAMS = new Set(['fields', 'omit', 'page', 'page_size', 'cursor', 'order_by', 'format', 'count', 'fields!'])
 const MAX_DEPTH = 4
+/** Compiled names kept per resource; beyond this the table is not grown (names still compile). */
+const MAX_COMPILED = 5_000
 
 export interface FilterResult { where: Sql[]; errors: Record<string, string[]>; unknown: string[] }
 export type FilterCompiler = (params: Map<string, string[]>) => FilterResult
+/** One filter parameter, compiled: its value → an SQL condition (throws ValueError). */
+type CompiledFilter = (value: string) => Sql
 
-class ValueError extends Error {}
+const DATE_PARTS = { year: [1, 4], month: [6, 2], day: [9, 2] } as const
+const TIME_FUNCTIONS = { year: 'toYear', month: 'toMonth', day: 'toDayOfMonth', hour: 'toHour', minute: 'toMinute', second: 'toSecond' } as const
+type Part = keyof typeof TIME_FUNCTIONS
 
-const MESSAGES: Partial<Record<StoredKind, string>> = {
-  int: 'Enter a number.', float: 'Enter a number.', fk: 'Enter a number.', date: 'Enter a valid date.',
-  datetime: 'Enter a valid date/time.', bool: 'Select a valid choice.',
-}
-
-function parseValue(kind: StoredKind, v: string, stringKey: boolean): unknown {
-  const bad = () => { throw new ValueError(MESSAGES[kind] ?? 'Enter a valid value.') }
-  switch (kind) {
-    case 'int': case 'fk': case 'm2m':
-      if (stringKey) return v
-      if (!/^-?\d+$/.test(v.trim())) bad()
-      return Number(v.trim())
-    case 'float': { const n = Number(v); if (v.trim() === '' || !Number.isFinite(n)) bad(); return n }
-    case 'bool':
-      if (['true', 'True', '1'].includes(v)) return true
-      if (['false', 'False', '0'].includes(v)) return false
-      return bad()
-    case 'date':
-      if (!/^\d{4}-\d{2}-\d{2}$/.test(v) || Number.isNaN(Date.parse(v))) bad()
-      return v
-    case 'datetime':
-      if (!/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(v) || Number.isNaN(Date.parse(v))) bad()
-      return param(v, 'String')
-    default: return v
-  }
-}
-
-function valueSql(kind: StoredKind, v: unknown): Sql {
-  if (kind === 'datetime') return sql`parseDateTime64BestEffort(${v}, 6, 'UTC')`
-  return sql`${v}`
-}
-
-function lookupSql(kind: StoredKind, col: Sql, lookup: string, raw: string, stringKey: boolean): Sql {
-  const one = (s: string) => parseValue(kind, s, stringKey)
-  const partOf = (unit: 'year' | 'month' | 'day' | 'hour' | 'minute' | 'second'): Sql => {
-    if (kind === 'date') {
-      const [from, len] = { year: [1, 4], month: [6, 2], day: [9, 2] }[unit as 'year'] as [number, number]
-      return sql`toInt32OrNull(substring(${col}, ${from}, ${len}))`
-    }
-    const fn = { year: 'toYear', month: 'toMonth', day: 'toDayOfMonth', hour: 'toHour', minute: 'toMinute', second: 'toSecond' }[unit]
-    return sql`${raw_(fn)}(${col})`
-  }
+/** The condition of one lookup on one column, as a function of the request value. */
+function lookupFilter(spec: KindSpec, kind: StoredKind, col: Sql, lookup: string): CompiledFilter | undefined {
+  const one = (s: string) => spec.sqlValue(spec.parse(s))
   switch (lookup) {
-    case 'exact': return kind === 'm2m' ? sql`has(${col}, ${one(raw)})` : sql`${col} = ${valueSql(kind, one(raw))}`
-    case 'iexact': return sql`lower(${col}) = lower(${raw})`
-    case 'startswith': return sql`startsWith(${col}, ${raw})`
-    case 'istartswith': return sql`startsWith(lower(${col}), lower(${raw}))`
-    case 'gt': return sql`${col} > ${valueSql(kind, one(raw))}`
-    case 'gte': return sql`${col} >= ${valueSql(kind, one(raw))}`
-    case 'lt': return sql`${col} < ${valueSql(kind, one(raw))}`
-    case 'lte': return sql`${col} <= ${valueSql(kind, one(raw))}`
-    case 'range': {
-      const parts = raw.split(',')
+    case 'exact': return kind === 'm2m' ? (v) => sql`has(${col}, ${spec.parse(v)})` : (v) => sql`${col} = ${one(v)}`
+    case 'iexact': return (v) => sql`lower(${col}) = lower(${v})`
+    case 'startswith': return (v) => sql`startsWith(${col}, ${v})`
+    case 'istartswith': return (v) => sql`startsWith(lower(${col}), lower(${v}))`
+    case 'gt': return (v) => sql`${col} > ${one(v)}`
+    case 'gte': return (v) => sql`${col} >= ${one(v)}`
+    case 'lt': return (v) => sql`${col} < ${one(v)}`
+    case 'lte': return (v) => sql`${col} <= ${one(v)}`
+    case 'range': return (v) => {
+      const parts = v.split(',')
       if (parts.length !== 2) throw new ValueError('Range query expects two values.')
-      return sql`${col} BETWEEN ${valueSql(kind, one(parts[0]))} AND ${valueSql(kind, one(parts[1]))}`
+      return sql`${col} BETWEEN ${one(parts[0])} AND ${one(parts[1])}`
     }
-    case 'in': {
-      const values = raw.split(',').map(one)
-      return sql`${col} IN (${join(values.map((v) => valueSql(kind, v)), ', ')})`
-    }
-    case 'isnull': {
-      const b = parseValue('bool', raw, false)
-      return b ? sql`${col} IS NULL` : sql`${col} IS NOT NULL`
-    }
+    case 'in': return (v) => sql`${col} IN (${join(v.split(',').map(one), ', ')})`
+    case 'isnull': return (v) => (KINDS.bool.parse(v) ? sql`${col} IS NULL` : sql`${col} IS NOT NULL`)
     case 'year': case 'month': case 'day': case 'hour': case 'minute': case 'second': {
-      if (!/^\d+$/.test(raw)) throw new ValueError('Enter a number.')
-      return sql`${partOf(lookup)} = ${Number(raw)}`
+      // Dates are stored as ISO text: their parts are substrings; timestamps have functions.
+      const part = kind === 'date'
+        ? sql`toInt32OrNull(substring(${col}, ${DATE_PARTS[lookup as 'year'][0]}, ${DATE_PARTS[lookup as 'year'][1]}))`
+        : sql`${raw(TIME_FUNCTIONS[lookup as Part])}(${col})` // function names from the table above, never from input
+      return (v) => {
+        if (!/^\d+$/.test(v)) throw new ValueError('Enter a number.')
+        return sql`${part} = ${Number(v)}`
+      }
     }
-    default: throw new ValueError(`Unsupported lookup ${lookup}.`)
+    default: return undefined
   }
 }
-const raw_ = (fn: string) => raw(fn) // function names come from the table above, never from input
 
 interface Link { kind: 'fk' | 'm2m' | 'reverse'; column: string; targetColumn: string }
 
@@ -119,10 +90,17 @@ function linkOf(cat: Catalogue, r: ResourceDef, name: string, fd: FilterDef): Li
 }
 
 export function compileFilters(cat: Catalogue, root: ResourceDef, database: string): FilterCompiler {
-  const stringKeyOf = (r: ResourceDef, d: FieldDef) => (d.kind === 'fk' || d.kind === 'm2m') && !!d.target && cat.get(d.target).keyKind === 'string'
+  /** Wraps a condition on rows of `target` into a condition on rows of `r`. */
+  function through(r: ResourceDef, target: ResourceDef, link: Link): (inner: Sql) => Sql {
+    const from = sql`${ident(database)}.${ident(target.table)} FINAL`
+    if (link.kind === 'fk') return (inner) => sql`${ident(link.column)} IN (SELECT ${ident(link.targetColumn)} FROM ${from} WHERE ${inner})`
+    if (link.kind === 'm2m') return (inner) => sql`hasAny(${ident(link.column)}, (SELECT groupArray(${ident(link.targetColumn)}) FROM ${from} WHERE ${inner}))`
+    const targetCol = link.targetColumn.startsWith('arrayJoin(') ? raw(link.targetColumn.replace(/^arrayJoin\((\w+)\)$/, 'arrayJoin(`$1`)')) : ident(link.targetColumn)
+    return (inner) => sql`${ident(r.key)} IN (SELECT ${targetCol} FROM ${from} WHERE ${inner})`
+  }
 
-  /** Compile a path of segments against resource r; throws ValueError for bad values, returns undefined for unknown names. */
-  function compilePath(r: ResourceDef, segs: string[], value: string, depth: number): Sql | undefined {
+  /** Compiles a path of segments against resource r, or undefined when it names no filter. */
+  function compilePath(r: ResourceDef, segs: string[], depth: number): CompiledFilter | undefined {
     const [name, ...rest] = segs
     const fd = r.filters[name]
     if (!fd) return undefined
@@ -130,38 +108,38 @@ export function compileFilters(cat: Catalogue, root: ResourceDef, database: stri
       const target = cat.get(fd.related)
       const link = linkOf(cat, r, name, fd)
       if (!link) return undefined
+      const wrap = through(r, target, link)
       if (rest.length === 0 || (rest.length === 1 && ['exact', 'in', 'isnull'].includes(rest[0]))) {
         // `court=scotus`: compare the link itself, which needs no join for a foreign key.
         const lookup = rest[0] ?? 'exact'
-        const keyKind: StoredKind = target.keyKind === 'string' ? 'string' : 'int'
-        if (link.kind === 'fk') return lookupSql(keyKind, sql`${ident(link.column)}`, lookup, value, target.keyKind === 'string')
-        if (link.kind === 'm2m') {
-          if (lookup === 'exact') return sql`has(${ident(link.column)}, ${parseValue(keyKind, value, target.keyKind === 'string')})`
-        }
-        return compileSub(r, target, link, lookupSql(keyKind, sql`${ident(target.key)}`, lookup, value, target.keyKind === 'string'))
+        const keySpec = keyed(target.keyKind === 'string' ? 'string' : 'int', false)
+        if (link.kind === 'fk') return lookupFilter(keySpec, 'int', sql`${ident(link.column)}`, lookup)
+        if (link.kind === 'm2m' && lookup === 'exact') return (v) => sql`has(${ident(link.column)}, ${keySpec.parse(v)})`
+        const inner = lookupFilter(keySpec, 'int', sql`${ident(target.key)}`, lookup)
+        return inner && ((v) => wrap(inner(v)))
       }
       if (depth >= MAX_DEPTH) return undefined
-      const inner = compilePath(target, rest, value, depth + 1)
-      return inner && compileSub(r, target, link, inner)
+      const inner = compilePath(target, rest, depth + 1)
+      return inner && ((v) => wrap(inner(v)))
     }
     const lookup = rest.length === 0 ? 'exact' : rest.length === 1 ? rest[0] : undefined
     if (!lookup) return undefined
-    const allowed = fd.lookups ?? []
-    if (!allowed.includes(lookup as never) && !(fd.multiple && lookup === 'exact')) return undefined
+    if (!(fd.lookups ?? []).includes(lookup as never) && !(fd.multiple && lookup === 'exact')) return undefined
     const col = fd.field ?? name
     const [fieldName, def] = Object.entries(r.fields).find(([n, d]) => columnOf(n, d) === col || n === col) ?? []
     if (!def || !fieldName) return undefined
     const kind = def.kind as StoredKind
-    if (fd.multiple) return lookupSql(kind, sql`${ident(col)}`, 'in', value, stringKeyOf(r, def))
-    return lookupSql(kind, sql`${ident(columnOf(fieldName, def))}`, lookup, value, stringKeyOf(r, def))
+    const spec = keyed(kind, holdsStringKey(cat, r, fieldName))
+    return lookupFilter(spec, kind, sql`${ident(columnOf(fieldName, def))}`, fd.multiple ? 'in' : lookup)
   }
 
-  function compileSub(r: ResourceDef, target: ResourceDef, link: Link, inner: Sql): Sql {
-    const from = sql`${ident(database)}.${ident(target.table)} FINAL`
-    if (link.kind === 'fk') return sql`${ident(link.column)} IN (SELECT ${ident(link.targetColumn)} FROM ${from} WHERE ${inner})`
-    if (link.kind === 'm2m') return sql`hasAny(${ident(link.column)}, (SELECT groupArray(${ident(link.targetColumn)}) FROM ${from} WHERE ${inner}))`
-    const targetCol = link.targetColumn.startsWith('arrayJoin(') ? raw(link.targetColumn.replace(/^arrayJoin\((\w+)\)$/, 'arrayJoin(`$1`)')) : ident(link.targetColumn)
-    return sql`${ident(r.key)} IN (SELECT ${targetCol} FROM ${from} WHERE ${inner})`
+  const compiled = new Map<string, CompiledFilter | null>()
+  function resolve(name: string): CompiledFilter | undefined {
+    const hit = compiled.get(name)
+    if (hit !== undefined) return hit ?? undefined
+    const f = compilePath(root, name.split('__'), 1)
+    if (compiled.size < MAX_COMPILED) compiled.set(name, f ?? null)
+    return f
   }
 
   return (params) => {
@@ -174,12 +152,12 @@ export function compileFilters(cat: Catalogue, root: ResourceDef, database: stri
       if (nonEmpty.length === 0) continue
       const negate = rawName.endsWith('!')
       const name = negate ? rawName.slice(0, -1) : rawName
-      const fd = root.filters[name.split('__')[0]]
-      const joined = fd?.multiple && !name.includes('__') ? [nonEmpty.join(',')] : nonEmpty
-      for (const v of joined) {
+      const filter = resolve(name)
+      if (!filter) { unknown.push(rawName); continue }
+      const multiple = root.filters[name.split('__')[0]]?.multiple && !name.includes('__')
+      for (const v of multiple ? [nonEmpty.join(',')] : nonEmpty) {
         try {
-          const frag = compilePath(root, name.split('__'), v, 1)
-          if (!frag) { unknown.push(rawName); break }
+          const frag = filter(v)
           where.push(negate ? sql`NOT (${frag})` : frag)
         } catch (err) {
           if (!(err instanceof ValueError)) throw err

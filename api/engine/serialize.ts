@@ -5,6 +5,8 @@
  */
 import type { FieldDef, ResourceDef } from '../../schemas/define.js'
 import { columnOf } from '../../schemas/define.js'
+import { keyed } from '../../schemas/kinds.js'
+import { holdsStringKey } from '../../schemas/columns.js'
 import type { Catalogue } from '../../schemas/catalogue/index.js'
 import { detailUrl, type RequestContext } from './context.js'
 import { fetchByColumn, fetchByKeys, type Row } from './fetch.js'
@@ -13,22 +15,14 @@ export type Serializer = (rows: Row[], ctx: RequestContext, depth?: number) => P
 /** Adjusts serialized objects of one resource with data kept outside its table (derived by processors). */
 export type Overlay = (objs: Record<string, unknown>[], rows: Row[], ctx: RequestContext) => Promise<void>
 
-/**
- * ClickHouse's ISO output ends in Z and always has six fraction digits; the API writes a numeric
- * offset and, like the reference, a fraction only when it is not zero.
- */
-export function formatDatetime(v: unknown): unknown {
-  if (typeof v !== 'string') return v
-  let s = v.includes('T') ? v : v.replace(' ', 'T')
-  if (s.endsWith('Z')) s = `${s.slice(0, -1)}+00:00`
-  return s.replace(/\.0+(?=[+-]\d{2}:\d{2}$)/, '')
-}
+export { formatDatetime } from '../../schemas/values.js'
 
 const MAX_EMBED_DEPTH = 3
 
 export function compileSerializer(cat: Catalogue, r: ResourceDef, registry: Map<string, Serializer>, overlay?: Overlay): Serializer {
   const steps = Object.entries(r.fields)
   const key = r.key
+  const renderers = new Map(steps.map(([name, d]) => [name, compileRender(cat, r, name, d)]))
   return async (rows, ctx, depth = 0) => {
     // One fetch per related field, for all rows at once.
     const related = new Map<string, Map<unknown, unknown>>()
@@ -39,7 +33,7 @@ export function compileSerializer(cat: Catalogue, r: ResourceDef, registry: Map<
     }))
     const objs = rows.map((row) => {
       const out: Record<string, unknown> = {}
-      for (const [name, d] of steps) out[name] = renderField(ctx, r, name, d, row, related.get(name))
+      for (const [name] of steps) out[name] = renderers.get(name)!(ctx, row, related.get(name))
       return out
     })
     if (overlay && objs.length) await overlay(objs, rows, ctx)
@@ -47,27 +41,31 @@ export function compileSerializer(cat: Catalogue, r: ResourceDef, registry: Map<
   }
 }
 
-function renderField(ctx: RequestContext, r: ResourceDef, name: string, d: FieldDef, row: Row, related?: Map<unknown, unknown>): unknown {
+type FieldRender = (ctx: RequestContext, row: Row, related?: Map<unknown, unknown>) => unknown
+
+/** How one field of a response is built from its row, decided once per field at boot. */
+function compileRender(cat: Catalogue, r: ResourceDef, name: string, d: FieldDef): FieldRender {
   switch (d.kind) {
     case 'uri':
-      return name === 'resource_uri' ? detailUrl(ctx, r.name, row[r.key]) : (r.absoluteUrl ? r.absoluteUrl(row) : null)
-    case 'const': return structuredClone(d.value)
-    case 'fk_id': return row[`${d.of}_id`] ?? null
+      if (name === 'resource_uri') return (ctx, row) => detailUrl(ctx, r.name, row[r.key])
+      return r.absoluteUrl ? (_ctx, row) => r.absoluteUrl!(row) : () => null
+    case 'const': return () => structuredClone(d.value)
+    case 'fk_id': { const col = `${d.of}_id`; return (_ctx, row) => row[col] ?? null }
     case 'fk': {
-      const id = row[`${name}_id`]
-      if (id === null || id === undefined) return null
-      if (related) return related.get(id) ?? null
-      return detailUrl(ctx, d.target!, id)
+      const col = columnOf(name, d)
+      return (ctx, row, related) => {
+        const id = row[col]
+        if (id === null || id === undefined) return null
+        if (related) return related.get(id) ?? null
+        return detailUrl(ctx, d.target!, id)
+      }
     }
-    case 'm2m': return ((row[`${name}_ids`] as unknown[]) ?? []).map((id) => detailUrl(ctx, d.target!, id))
-    case 'reverse': case 'nested': return related?.get(row[r.key]) ?? []
-    case 'datetime': return formatDatetime(row[name])
-    case 'json': {
-      const v = row[name]
-      if (v === null || v === undefined || v === '') return null
-      try { return JSON.parse(String(v)) } catch { return v }
+    case 'm2m': { const col = columnOf(name, d); return (ctx, row) => ((row[col] as unknown[]) ?? []).map((id) => detailUrl(ctx, d.target!, id)) }
+    case 'reverse': case 'nested': return (_ctx, row, related) => related?.get(row[r.key]) ?? []
+    default: {
+      const spec = keyed(d.kind, holdsStringKey(cat, r, name))
+      return (_ctx, row) => spec.render(row[name])
     }
-    default: return row[name] ?? null
   }
 }
 

@@ -19,7 +19,7 @@ import { StringDecoder } from 'node:string_decoder'
 import path from 'node:path'
 import { edgeId } from '../../domain/citations/edges.js'
 import { listBulkFiles, scanBulkDir, resourceOf, tableOf, FILE_RESOURCES, type BulkFile } from './files.js'
-import { columnName, columnTypes, converterFor, BadValue, type Converter } from './columns.js'
+import { columnName, columnKinds, converterFor, BadValue, type Converter } from './columns.js'
 import { CopyCsvParser, type ParsedRecord } from './parser.js'
 
 export { listBulkFiles, scanBulkDir, resourceOf, tableOf, FILE_RESOURCES, type BulkFile }
@@ -115,9 +115,9 @@ function openSource(file: string): Source {
 interface Layout { names: string[]; convert: Converter[]; idIndex: number }
 
 function layoutOf(resource: string, header: (string | null)[]): Layout {
-  const types = columnTypes(resource)
+  const kinds = columnKinds(resource)
   const names = header.map((h) => columnName(h ?? ''))
-  const convert = names.map((n) => converterFor(n, types.get(n) ?? 'string'))
+  const convert = names.map((n) => converterFor(n, kinds.get(n)))
   return { names, convert, idIndex: names.indexOf('id') }
 }
 

@@ -1,6 +1,12 @@
 import t from 'tap'
 import { readFileSync } from 'node:fs'
-import { columnName, columnTypes, converterFor, normalizeDate, normalizeTimestamp, BadValue } from '../../../connectors/bulk/columns.js'
+import { columnName, columnKinds, converterFor, normalizeDate, normalizeTimestamp, BadValue } from '../../../connectors/bulk/columns.js'
+import { KINDS, type KindSpec } from '../../../schemas/kinds.js'
+
+/** The text type a column is read as, by its kind's storage. */
+const textType = (s: KindSpec | undefined) => s === undefined ? undefined
+  : s.ch === 'Int64' ? 'integer' : s.ch === 'Float64' ? 'float' : s.ch === 'Bool' ? 'boolean' : s.label === 'date' ? 'date' : s.label === 'datetime' ? 'datetime' : 'string'
+const columnTypes = (resource: string) => new Map([...columnKinds(resource)].map(([c, s]) => [c, textType(s)]))
 
 const options = JSON.parse(readFileSync(new URL('../../fixtures/reference/options-v4.json', import.meta.url), 'utf8')) as
   Record<string, { actions?: { POST?: Record<string, { type: string }> } }>
@@ -28,21 +34,21 @@ t.test('dates', async (t) => {
 })
 
 t.test('converters: NULL stays null, t/f, integers, floats', async (t) => {
-  const int = converterFor('n', 'integer')
+  const int = converterFor('n', KINDS.int)
   t.equal(int(null), null)
   t.equal(int('-12'), -12)
   t.equal(int('9007199254740991'), 9007199254740991)
   t.throws(() => int('9007199254740993'), BadValue, 'beyond a safe integer')
   t.throws(() => int(''), BadValue, 'the empty string is not an integer')
   t.throws(() => int('1.5'), /n: not an integer: "1.5"/)
-  const bool = converterFor('b', 'boolean')
+  const bool = converterFor('b', KINDS.bool)
   t.same([bool('t'), bool('f'), bool(null)], [true, false, null])
   t.throws(() => bool('true'), /not a boolean/)
-  const float = converterFor('x', 'float')
+  const float = converterFor('x', KINDS.float)
   t.same([float('1.5'), float('-0.25'), float('3'), float('1e+20'), float(null)], [1.5, -0.25, 3, 1e20, null])
   t.throws(() => float('NaN'), /not a finite number/)
   t.throws(() => float('Infinity'), /not a finite number/)
-  const str = converterFor('s', 'string')
+  const str = converterFor('s', KINDS.string)
   t.same([str(''), str(null), str('t')], ['', null, 't'], 'strings as given')
 })
 
