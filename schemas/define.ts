@@ -27,9 +27,23 @@ export interface FieldDef {
   value?: unknown
   choices?: readonly Choice[]
   maxLength?: number
+  minValue?: number
+  maxValue?: number
   /** Filled in by the service, never by a client write. */
   readOnly?: boolean
+  /** A write must give it (OPTIONS `required`). */
+  required?: boolean
+  /** OPTIONS label, when it is not the field name with a capital first letter and spaces. */
+  label?: string
+  /** OPTIONS type where the kind does not decide it (a slug, a URL, an e-mail address, a file path, a read-only integer shown as `field`). */
+  input?: InputType
+  /** Accepted on writes, never shown in responses. */
+  writeOnly?: boolean
+  /** One line for OPTIONS and OpenAPI, in our words. */
+  help?: string
 }
+
+export type InputType = 'slug' | 'url' | 'email' | 'file upload' | 'decimal' | 'json' | 'list' | 'field' | 'integer' | 'string' | 'float' | 'boolean' | 'date' | 'datetime' | 'time' | 'choice' | 'multiple choice' | 'nested object'
 
 export interface FilterDef {
   lookups?: readonly Lookup[]
@@ -45,7 +59,14 @@ export interface FilterDef {
   type?: 'ChoiceFilter' | 'ModelChoiceFilter'
 }
 
-export type Access = 'public' | 'authenticated'
+/**
+ * Who reads a resource:
+ *   public        anyone;
+ *   authenticated any signed-in user;
+ *   owner         only rows whose `owner` column is the caller (another user's id answers 404);
+ *   published     anyone reads rows marked published; the owner also reads its own.
+ */
+export type Access = 'public' | 'authenticated' | 'owner' | 'published'
 
 export interface ResourceDef {
   name: string
@@ -66,8 +87,18 @@ export interface ResourceDef {
   /** Orderings that switch v4 to cursor pagination. */
   cursorOrderings: readonly string[]
   access: Access
-  /** Served under /api/rest/v4/<name>/ (false for internal resources such as parallel citations). */
+  /** Served under /api/rest/v4/<path>/ (false for internal resources such as parallel citations). */
   api: boolean
+  /** URL path under the version prefix when it is not the name (`visualizations/json`). */
+  path?: string
+  /** owner/published access: the column holding the owning user's id. */
+  owner?: string
+  /** published access: the boolean column that makes a row readable by anyone. */
+  publishedFlag?: string
+  /** What clients may send (OPTIONS `actions`): POST on the list, PUT on the detail. Default both. */
+  writes?: { create: boolean; update: boolean }
+  /** Methods the detail URL answers besides GET/OPTIONS (the rest answer 405). */
+  methods?: readonly ('POST' | 'PUT' | 'PATCH' | 'DELETE')[]
   pageSize?: number
   /** Path of the resource on the website, for absolute_url. */
   absoluteUrl?: (row: Record<string, unknown>) => string
@@ -83,7 +114,7 @@ export function defineResource<R extends Omit<ResourceDef, 'key' | 'api' | 'curs
 }
 
 const N = { nullable: true } as const
-type Opts = Partial<Pick<FieldDef, 'nullable' | 'choices' | 'maxLength' | 'readOnly'>>
+type Opts = Partial<Pick<FieldDef, 'nullable' | 'choices' | 'maxLength' | 'minValue' | 'maxValue' | 'readOnly' | 'required' | 'label' | 'input' | 'writeOnly' | 'help'>>
 
 /** Field constructors: `t.date(N)` is a nullable date. */
 export const t = {
@@ -95,16 +126,16 @@ export const t = {
   datetime: (o: Opts = {}): FieldDef => ({ kind: 'datetime', ...o }),
   time: (o: Opts = {}): FieldDef => ({ kind: 'time', ...o }),
   json: (o: Opts = {}): FieldDef => ({ kind: 'json', nullable: true, ...o }),
-  strings: (): FieldDef => ({ kind: 'strings' }),
+  strings: (o: Opts = {}): FieldDef => ({ kind: 'strings', ...o }),
   created: (): FieldDef => ({ kind: 'datetime', readOnly: true }),
   modified: (): FieldDef => ({ kind: 'datetime', readOnly: true }),
   fk: (target: string, o: Opts & { embed?: boolean } = {}): FieldDef => ({ kind: 'fk', target, ...o }),
-  m2m: (target: string): FieldDef => ({ kind: 'm2m', target }),
+  m2m: (target: string, o: Opts = {}): FieldDef => ({ kind: 'm2m', target, ...o }),
   fkId: (of: string): FieldDef => ({ kind: 'fk_id', of, readOnly: true }),
   /** A list of links to rows of `from` whose `via` column points at this row. */
-  reverse: (target: string, via: string, o: { from?: string; pick?: string } = {}): FieldDef => ({ kind: 'reverse', target, via, readOnly: true, ...o }),
+  reverse: (target: string, via: string, o: { from?: string; pick?: string } & Opts = {}): FieldDef => ({ kind: 'reverse', target, via, readOnly: true, ...o }),
   /** A list of full objects of `target` whose `via` column points at this row. */
-  nested: (target: string, via: string): FieldDef => ({ kind: 'nested', target, via, readOnly: true }),
+  nested: (target: string, via: string, o: Opts = {}): FieldDef => ({ kind: 'nested', target, via, readOnly: true, ...o }),
   uri: (): FieldDef => ({ kind: 'uri', readOnly: true }),
   const: (value: unknown): FieldDef => ({ kind: 'const', value, readOnly: true }),
 }

@@ -1,17 +1,52 @@
 /**
- * The OPTIONS description of an endpoint, compiled from the catalogue: its name, what it
- * renders and parses, every filter with its class and lookups (related filters name the
- * resource whose filters they open), and the allowed orderings.
+ * The OPTIONS description of an endpoint, compiled from the catalogue once per resource: its name,
+ * what it renders and parses, `actions` (what a POST on the list or a PUT on the detail may send:
+ * each field's type, whether it is required or read-only, its label, limits and choices, nested
+ * objects with their own fields), every filter with its class and lookups (related filters name
+ * the resource whose filters they open; choice filters list their choices), and the orderings.
  */
-import type { ResourceDef } from '../../schemas/define.js'
+import type { FieldDef, ResourceDef } from '../../schemas/define.js'
 import { columnOf } from '../../schemas/define.js'
-import { KINDS, type StoredKind } from '../../schemas/kinds.js'
+import { KINDS, isStored, type StoredKind } from '../../schemas/kinds.js'
 import type { Catalogue } from '../../schemas/catalogue/index.js'
 
 export const RENDERS = ['application/json', 'text/html', 'application/xml']
-export const PARSES = ['application/json', 'application/x-www-form-urlencoded']
+export const PARSES = ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data', 'application/xml']
 
-export interface FilterDescription { type: string; lookup_types: string[] | string }
+export interface FilterDescription { type: string; lookup_types: string[] | string; choices?: unknown }
+export interface FieldAction {
+  type: string; required: boolean; read_only: boolean; label: string
+  help_text?: string; max_length?: number; min_value?: number; max_value?: number
+  choices?: { value: unknown; display_name: string }[]
+  child?: { type: 'nested object'; required: boolean; read_only: boolean; children: Record<string, FieldAction> }
+}
+
+/** DRF's label: the field name with spaces and a capital first letter. */
+export const labelOf = (name: string) => { const s = name.replace(/_/g, ' '); return s.charAt(0).toUpperCase() + s.slice(1) }
+
+function actionType(d: FieldDef): string {
+  if (d.input) return d.input
+  if (d.choices) return 'choice'
+  if (isStored(d.kind) && !['fk', 'm2m', 'strings'].includes(d.kind)) return KINDS[d.kind as StoredKind].label
+  return 'field'
+}
+
+export function describeActions(cat: Catalogue, r: ResourceDef, depth = 0): Record<string, FieldAction> {
+  const out: Record<string, FieldAction> = {}
+  for (const [name, d] of Object.entries(r.fields)) {
+    const a: FieldAction = { type: actionType(d), required: !!d.required, read_only: !!d.readOnly, label: d.label ?? labelOf(name) }
+    if (d.help) a.help_text = d.help
+    if (d.maxLength !== undefined) a.max_length = d.maxLength
+    if (d.minValue !== undefined) a.min_value = d.minValue
+    if (d.maxValue !== undefined) a.max_value = d.maxValue
+    if (d.choices) a.choices = d.choices.map((c) => ({ value: c.value, display_name: c.display_name }))
+    if (d.kind === 'nested' && depth < 2) {
+      a.child = { type: 'nested object', required: a.required, read_only: a.read_only, children: describeActions(cat, cat.get(d.target!), depth + 1) }
+    }
+    out[name] = a
+  }
+  return out
+}
 
 export function describeFilters(cat: Catalogue, r: ResourceDef): Record<string, FilterDescription> {
   const out: Record<string, FilterDescription> = {}
@@ -28,19 +63,28 @@ export function describeFilters(cat: Catalogue, r: ResourceDef): Record<string, 
     if (fieldName === r.key && r.keyKind === 'string') type = 'CharFilter'
     if (fd.multiple) type = 'MultipleChoiceFilter'
     if (fd.type) type = fd.type
-    out[name] = { type, lookup_types: [...(fd.lookups ?? ['exact'])] }
+    const f: FilterDescription = { type, lookup_types: [...(fd.lookups ?? ['exact'])] }
+    if ((type === 'ChoiceFilter' || type === 'MultipleChoiceFilter') && def.choices) f.choices = def.choices.map((c) => ({ value: c.value, display_name: c.display_name }))
+    out[name] = f
   }
   return out
 }
 
-export function compileDescription(cat: Catalogue, r: ResourceDef): (kind: 'List' | 'Instance') => Record<string, unknown> {
+export type Describe = (kind: 'List' | 'Instance') => Record<string, unknown>
+
+export function compileDescription(cat: Catalogue, r: ResourceDef): Describe {
   const filters = describeFilters(cat, r)
+  const writes = r.writes ?? { create: true, update: true }
+  const fields = writes.create || writes.update ? describeActions(cat, r) : undefined
+  const list = { ...(writes.create && fields ? { actions: { POST: fields } } : {}) }
+  const instance = { ...(writes.update && fields ? { actions: { PUT: fields } } : {}) }
   return (kind) => ({
     name: `${r.label} ${kind}`,
     description: r.description,
     renders: RENDERS,
     parses: PARSES,
-    filters,
+    ...(kind === 'List' ? list : instance),
+    ...(Object.keys(filters).length ? { filters } : {}),
     ...(r.orderings.length ? { ordering: [...r.orderings] } : {}),
   })
 }
