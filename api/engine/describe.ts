@@ -19,6 +19,7 @@ export interface FieldAction {
   help_text?: string; max_length?: number; min_value?: number; max_value?: number
   choices?: { value: unknown; display_name: string }[]
   child?: { type: 'nested object'; required: boolean; read_only: boolean; children: Record<string, FieldAction> }
+  children?: Record<string, FieldAction>
 }
 
 /** DRF's label: the field name with spaces and a capital first letter. */
@@ -41,7 +42,10 @@ export function describeActions(cat: Catalogue, r: ResourceDef, depth = 0): Reco
     if (d.maxValue !== undefined) a.max_value = d.maxValue
     if (d.choices) a.choices = d.choices.map((c) => ({ value: c.value, display_name: c.display_name }))
     if (d.kind === 'nested' && depth < 2) {
-      a.child = { type: 'nested object', required: a.required, read_only: a.read_only, children: describeActions(cat, cat.get(d.target!), depth + 1) }
+      const children = describeActions(cat, cat.get(d.target!), depth + 1)
+      // A list of objects is a `field` with a `child`; a serializer used as a field is itself a `nested object`.
+      if (a.type === 'nested object') a.children = children
+      else a.child = { type: 'nested object', required: a.required, read_only: a.read_only, children }
     }
     out[name] = a
   }
