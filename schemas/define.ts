@@ -39,6 +39,8 @@ export interface FieldDef {
   input?: InputType
   /** Accepted on writes, never shown in responses. */
   writeOnly?: boolean
+  /** Stored (and filterable) but neither shown nor described: an owner id, a parent link the reference does not serialize. */
+  hidden?: boolean
   /** One line for OPTIONS and OpenAPI, in our words. */
   help?: string
 }
@@ -114,7 +116,7 @@ export function defineResource<R extends Omit<ResourceDef, 'key' | 'api' | 'curs
 }
 
 const N = { nullable: true } as const
-type Opts = Partial<Pick<FieldDef, 'nullable' | 'choices' | 'maxLength' | 'minValue' | 'maxValue' | 'readOnly' | 'required' | 'label' | 'input' | 'writeOnly' | 'help'>>
+type Opts = Partial<Pick<FieldDef, 'nullable' | 'choices' | 'maxLength' | 'minValue' | 'maxValue' | 'readOnly' | 'required' | 'label' | 'input' | 'writeOnly' | 'hidden' | 'help'>>
 
 /** Field constructors: `t.date(N)` is a nullable date. */
 export const t = {

@@ -35,6 +35,7 @@ function actionType(d: FieldDef): string {
 export function describeActions(cat: Catalogue, r: ResourceDef, depth = 0): Record<string, FieldAction> {
   const out: Record<string, FieldAction> = {}
   for (const [name, d] of Object.entries(r.fields)) {
+    if (d.hidden) continue
     const a: FieldAction = { type: actionType(d), required: !!d.required, read_only: !!d.readOnly, label: d.label ?? labelOf(name) }
     if (d.help) a.help_text = d.help
     if (d.maxLength !== undefined) a.max_length = d.maxLength

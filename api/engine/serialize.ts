@@ -20,7 +20,7 @@ export { formatDatetime } from '../../schemas/values.js'
 const MAX_EMBED_DEPTH = 3
 
 export function compileSerializer(cat: Catalogue, r: ResourceDef, registry: Map<string, Serializer>, overlay?: Overlay): Serializer {
-  const steps = Object.entries(r.fields)
+  const steps = Object.entries(r.fields).filter(([, d]) => !d.hidden && !d.writeOnly)
   const key = r.key
   const renderers = new Map(steps.map(([name, d]) => [name, compileRender(cat, r, name, d)]))
   return async (rows, ctx, depth = 0) => {

@@ -1,4 +1,4 @@
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { parseQuery, SearchSyntaxError, MESSAGES } from '../../../domain/search/parse.js'
 import { show } from '../../../domain/search/ast.js'
 import type { SearchType } from '../../../domain/search/fields.js'
@@ -6,7 +6,7 @@ import { LdsError } from '../../../core/errors.js'
 
 const p = (q: string, type: SearchType = 'o') => show(parseQuery(q, type))
 
-function fails(t: Tap.Test, q: string, message: string | RegExp, position: number, type: SearchType = 'o'): void {
+function fails(t: Test, q: string, message: string | RegExp, position: number, type: SearchType = 'o'): void {
   try {
     parseQuery(q, type)
     t.fail(`${JSON.stringify(q)} parsed`)
@@ -18,7 +18,6 @@ function fails(t: Tap.Test, q: string, message: string | RegExp, position: numbe
     t.equal(e.position, position, `${q}: position`)
   }
 }
-declare namespace Tap { type Test = Parameters<Parameters<typeof t.test>[1]>[0] }
 
 t.test('empty and blank queries match everything', async (t) => {
   t.equal(p(''), '*')
