@@ -15,9 +15,13 @@ export const users = defineResource({
     is_active: t.bool(),
     /** Per-user override of the citation-lookup rate, e.g. "120/min"; empty for the default. */
     citation_rate: t.string(),
+    /** Per-user override of the general request rates, e.g. "10/min,300/day"; "0/hour" blocks the account; empty for the default. */
+    rate: t.string(),
+    /** scrypt hash of the password for HTTP Basic ("scrypt$<salt>$<hash>"); empty when the user has none. */
+    password_hash: t.string(),
     date_created: t.created(),
     date_modified: t.modified(),
   },
-  filters: { username: f.exact },
+  filters: { username: f.exact, token_hash: f.exact },
   orderings: ['id'],
 })

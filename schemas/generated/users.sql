@@ -6,6 +6,8 @@ CREATE TABLE IF NOT EXISTS `lds`.`users`
   `can_write` Bool,
   `is_active` Bool,
   `citation_rate` String,
+  `rate` String,
+  `password_hash` String,
   `date_created` DateTime64(6, 'UTC'),
   `date_modified` DateTime64(6, 'UTC'),
   `_version` UInt64,
