@@ -21,11 +21,24 @@ import { registerRoot } from './routes/root.js'
 import { registerResourceRoutes } from './routes/resources.js'
 import { registerCitationLookup } from './routes/citation-lookup.js'
 import { registerHealth } from './routes/health.js'
+import { registerApiUsage } from './routes/api-usage.js'
+import { installThrottles } from './plugins/throttle.js'
+import { memoryUsage, redisUsage } from './plugins/usage.js'
+import { createReadModel, type ReadModel } from './read-model/consumer.js'
+import { createUserDirectory } from './read-model/users.js'
+import { Redis } from 'ioredis'
+import type { Registry } from '../core/registry.js'
 
-export interface AppDeps { cfg: Config; db: Db; catalogue: Catalogue; log: Logger; kafka?: Kafka; clock?: Clock }
+export interface AppDeps {
+  cfg: Config; db: Db; catalogue: Catalogue; log: Logger; clock?: Clock
+  /** With Kafka and the registry the app keeps its own read model (started here, stopped on close). */
+  kafka?: Kafka; registry?: Registry
+  /** A read model shared with the caller (tests, several apps in one process). */
+  readModel?: ReadModel
+}
 
 declare module 'fastify' {
-  interface FastifyInstance { clock: Clock }
+  interface FastifyInstance { clock: Clock; readModel: ReadModel | null }
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -40,11 +53,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: 2 * 1024 * 1024,
   })
   app.decorate('clock', clock)
+  const readModel = deps.readModel ?? (deps.kafka && deps.registry ? createReadModel({ ...deps, kafka: deps.kafka, registry: deps.registry }) : null)
+  if (readModel && !deps.readModel) {
+    await readModel.start()
+    app.addHook('onClose', async () => { await readModel.stop() })
+  }
+  app.decorate('readModel', readModel)
+  const redis = deps.cfg.redisUrl ? new Redis(deps.cfg.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2, connectTimeout: 3_000 }) : undefined
+  if (redis) app.addHook('onClose', async () => { redis.disconnect() })
+  const usage = redis ? redisUsage(redis) : memoryUsage()
   installRequestLog(app)
   installErrorHandling(app)
   installNegotiation(app)
   installBodyParsers(app)
-  installAuth(app, { db: deps.db, clock })
+  installAuth(app, { users: readModel ? createUserDirectory(readModel.store) : undefined })
+  const r = deps.cfg.rates
+  await installThrottles(app, { redis, usage, config: { user: r.user, anonV3: r.anonV3, anonV4: r.anonV4, scopes: { tags: r.tags, fetch: r.fetch, api_usage: r.apiUsage, events: r.events } } })
   registerHealth(app, deps)
   registerRoot(app)
   const serializers = compileSerializers(deps.catalogue, citationOverlays)
@@ -55,5 +79,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     throttle: createCitationThrottle(clock, defaultRate), defaultRate,
     limits: { maxCitationsPerRequest: deps.cfg.citationMaxPerRequest, maxTextLength: deps.cfg.citationMaxTextLength },
   })
+  registerApiUsage(app, { usage, clock })
   return app
 }

@@ -10,7 +10,7 @@ import { createLogger } from '../core/logger.js'
 
 /** Command runtimes log to stderr: stdout carries only what the command prints. */
 const createRuntime = () => { const cfg = loadConfig(); return createRuntimeWith(cfg, createLogger(cfg, { stderr: true })) }
-import { createUser, userVisible } from './users.js'
+import { createUser, updateUser, userVisible } from './users.js'
 import { buildApp } from '../api/app.js'
 import { entityTopic, groupId, PROCESSORS } from '../schemas/events/index.js'
 
@@ -80,22 +80,39 @@ program.command('run')
     onShutdown(async () => { await stopAll(rt, parts); await rt.close() })
   })
 
-const users = program.command('users').description('Manage API users.')
+const users = program.command('users').description('Manage API users (changes reach the API through the users topic).')
 users.command('create <name>')
   .description('Create a user and print its API token (shown once; only a hash is stored).')
   .option('--write', 'allow writes (alerts, tags, prayers, archive fetch)')
   .option('--citation-rate <rate>', 'citation-lookup rate for this user, e.g. 120/min')
-  .action(async (name: string, o: { write?: boolean; citationRate?: string }) => {
-    const rt = createRuntime()
-    try {
-      await prepare(rt)
-      const { id, token } = await createUser(rt, name, { write: o.write, citationRate: o.citationRate })
-      let visible = false
-      for (let i = 0; i < 50 && !visible; i++) { visible = await userVisible(rt, id); if (!visible) await new Promise((r) => setTimeout(r, 200)) }
-      if (!visible) console.error('note: the user is published; it works once the processors (npm start) have applied it')
+  .option('--rate <rates>', 'request rates replacing the default, e.g. 10/min,300/day (0/hour blocks)')
+  .option('--password <password>', 'a password for HTTP Basic (stored as a scrypt hash)')
+  .action(async (name: string, o: { write?: boolean; citationRate?: string; rate?: string; password?: string }) => {
+    await withRuntime(async (rt) => {
+      const { id, token } = await createUser(rt, name, o)
+      await waitVisible(rt, id)
       console.log(token)
-    } finally { await rt.close() }
+    })
   })
+users.command('set-rate <name> <rates>')
+  .description('Replace a user\'s request rates at runtime (e.g. 100/min,5000/day; 0/hour blocks the account; "" restores the default).')
+  .action(async (name: string, rates: string) => withRuntime(async (rt) => { await updateUser(rt, name, { rate: rates }); console.log(`rates of ${name}: ${rates || 'default'}`) }))
+users.command('set-password <name> <password>')
+  .description('Set (or, with "", remove) the password a user gives for HTTP Basic.')
+  .action(async (name: string, password: string) => withRuntime(async (rt) => { await updateUser(rt, name, { password }); console.log(`password of ${name} ${password ? 'set' : 'removed'}`) }))
+users.command('deactivate <name>')
+  .description('Stop a user\'s token and password from working (within the pipeline\'s latency).')
+  .action(async (name: string) => withRuntime(async (rt) => { await updateUser(rt, name, { active: false }); console.log(`${name} deactivated`) }))
+
+async function withRuntime(fn: (rt: ReturnType<typeof createRuntime>) => Promise<void>) {
+  const rt = createRuntime()
+  try { await prepare(rt); await fn(rt) } finally { await rt.close() }
+}
+
+async function waitVisible(rt: ReturnType<typeof createRuntime>, id: number) {
+  for (let i = 0; i < 50; i++) { if (await userVisible(rt, id)) return; await new Promise((r) => setTimeout(r, 200)) }
+  console.error('note: the user is published; it works once the processors (npm start) have applied it')
+}
 
 program.command('migrate').description('Create or update the ClickHouse tables and register topic schemas.').action(async () => {
   const rt = createRuntime()

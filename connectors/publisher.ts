@@ -27,8 +27,17 @@ export interface Publisher {
   delete(resource: string, key: string | number): Promise<void>
   flush(): Promise<void>
   stop(): Promise<void>
+  /**
+   * Publishes one change now, on its own (a write of the API): resolves with where it landed once
+   * Kafka acknowledged it from all in-sync replicas, so a reader can wait until it is applied.
+   * Invalid records are refused with InvalidRecord.
+   */
+  write(resource: string, change: { upsert: Record<string, unknown> } | { delete: string | number }): Promise<Written>
   readonly stats: PublisherStats
 }
+
+/** Where a published change landed. */
+export interface Written { topic: string; partition: number; offset: string; key: string; version: number }
 
 interface Topic { name: string; schemaId: number; type: avro.Type; codec: EntityCodec; buffer: Message[]; bytes: number }
 
@@ -96,6 +105,22 @@ export function createPublisher(deps: {
         return
       }
       await enqueue(resource, key, value)
+    },
+    async write(resource, change) {
+      const t = topicOf(resource)
+      const v = version()
+      let key: string, value: Buffer
+      if ('upsert' in change) {
+        const entity = t.codec.toEntity(change.upsert)
+        key = t.codec.keyOf(change.upsert)
+        value = wireEncode(t.schemaId, t.type.toBuffer({ op: 'upsert', version: v, key, entity }))
+      } else {
+        key = String(change.delete)
+        value = wireEncode(t.schemaId, t.type.toBuffer({ op: 'delete', version: v, key, entity: null }))
+      }
+      const [meta] = await producer!.send({ topic: t.name, messages: [{ key, value }], acks: -1 })
+      stats.published++
+      return { topic: t.name, partition: meta.partition, offset: String(meta.baseOffset ?? meta.offset), key, version: v }
     },
     async delete(resource, key) {
       const t = topicOf(resource)

@@ -28,6 +28,10 @@ export interface Config {
   readonly citationRate: string
   readonly citationMaxPerRequest: number
   readonly citationMaxTextLength: number
+  /** General request rates (see api/plugins/throttle.ts): "5000/hour", several windows comma-separated. */
+  readonly rates: Readonly<{ user: string; anonV3: string; anonV4: string; tags: string; fetch: string; apiUsage: string; events: string }>
+  /** Redis for counters shared by several API processes; empty: counters live in the process. */
+  readonly redisUrl: string
   /** Partitions of every topic created: the most instances of one processor that can share its work. */
   readonly partitions: number
   readonly ports: Readonly<{ kafka: number; kafkaController: number; registry: number; clickhouseHttp: number; clickhouseTcp: number }>
@@ -74,6 +78,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     citationMaxTextLength: int(env, 'LDS_CITATION_MAX_TEXT', 64_000),
     sinkFetchBytes: int(env, 'LDS_SINK_FETCH_BYTES', 16 * 1024 * 1024),
     partitions,
+    rates: Object.freeze({
+      user: env.LDS_RATE_USER || '5000/hour', anonV3: env.LDS_RATE_ANON_V3 || '100/day', anonV4: env.LDS_RATE_ANON_V4 || '1000/hour',
+      tags: env.LDS_RATE_TAGS || '1000/hour', fetch: env.LDS_RATE_FETCH || '30/min', apiUsage: env.LDS_RATE_API_USAGE || '10/min,120/hour',
+      events: env.LDS_RATE_EVENTS || '60/hour',
+    }),
+    redisUrl: env.REDIS_URL || '',
     ports,
   }
   return Object.freeze({ ...cfg, ports: Object.freeze(ports) })

@@ -27,14 +27,16 @@ export const labelOf = (name: string) => { const s = name.replace(/_/g, ' '); re
 
 function actionType(d: FieldDef): string {
   if (d.input) return d.input
+  if (d.kind === 'fk' && d.embed) return 'nested object'
   if (d.choices) return 'choice'
   if (isStored(d.kind) && !['fk', 'm2m', 'strings'].includes(d.kind)) return KINDS[d.kind as StoredKind].label
   return 'field'
 }
 
-export function describeActions(cat: Catalogue, r: ResourceDef, depth = 0): Record<string, FieldAction> {
+export function describeActions(cat: Catalogue, r: ResourceDef, depth = 0, only?: readonly string[]): Record<string, FieldAction> {
   const out: Record<string, FieldAction> = {}
-  for (const [name, d] of Object.entries(r.fields)) {
+  const entries = only ? only.map((n) => [n, r.fields[n]] as const) : Object.entries(r.fields)
+  for (const [name, d] of entries) {
     if (d.hidden) continue
     const a: FieldAction = { type: actionType(d), required: !!d.required, read_only: !!d.readOnly, label: d.label ?? labelOf(name) }
     if (d.help) a.help_text = d.help
@@ -42,8 +44,8 @@ export function describeActions(cat: Catalogue, r: ResourceDef, depth = 0): Reco
     if (d.minValue !== undefined) a.min_value = d.minValue
     if (d.maxValue !== undefined) a.max_value = d.maxValue
     if (d.choices) a.choices = d.choices.map((c) => ({ value: c.value, display_name: c.display_name }))
-    if (d.kind === 'nested' && depth < 2) {
-      const children = describeActions(cat, cat.get(d.target!), depth + 1)
+    if ((d.kind === 'nested' || (d.kind === 'fk' && d.embed)) && depth < 3) {
+      const children = describeActions(cat, cat.get(d.target!), depth + 1, d.only)
       // A list of objects is a `field` with a `child`; a serializer used as a field is itself a `nested object`.
       if (a.type === 'nested object') a.children = children
       else a.child = { type: 'nested object', required: a.required, read_only: a.read_only, children }
@@ -60,6 +62,7 @@ export function describeFilters(cat: Catalogue, r: ResourceDef): Record<string, 
       out[name] = { type: 'RelatedFilter', lookup_types: `See available filters for '${cat.get(fd.related).plural}'` }
       continue
     }
+    if (fd.flag) { out[name] = { type: 'BooleanFilter', lookup_types: [...(fd.lookups ?? ['exact'])] }; continue }
     const col = fd.field ?? name
     const [fieldName, def] = Object.entries(r.fields).find(([n, d]) => columnOf(n, d) === col || n === col)!
     let type = KINDS[def.kind as StoredKind].filterClass
@@ -69,7 +72,8 @@ export function describeFilters(cat: Catalogue, r: ResourceDef): Record<string, 
     if (fd.multiple) type = 'MultipleChoiceFilter'
     if (fd.type) type = fd.type
     const f: FilterDescription = { type, lookup_types: [...(fd.lookups ?? ['exact'])] }
-    if ((type === 'ChoiceFilter' || type === 'MultipleChoiceFilter') && def.choices) f.choices = def.choices.map((c) => ({ value: c.value, display_name: c.display_name }))
+    const choices = fd.choices ?? def.choices
+    if ((type === 'ChoiceFilter' || type === 'MultipleChoiceFilter') && choices) f.choices = choices.map((c) => ({ value: c.value, display_name: c.display_name }))
     out[name] = f
   }
   return out

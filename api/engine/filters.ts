@@ -124,6 +124,8 @@ export function compileFilters(cat: Catalogue, root: ResourceDef, database: stri
     }
     const lookup = rest.length === 0 ? 'exact' : rest.length === 1 ? rest[0] : undefined
     if (!lookup) return undefined
+    // A switch (FilterDef.flag) selects no rows: its value is checked, the condition always holds.
+    if (fd.flag) return lookup === 'exact' ? (v) => { KINDS.bool.parse(v); return sql`1 = 1` } : undefined
     if (!(fd.lookups ?? []).includes(lookup as never) && !(fd.multiple && lookup === 'exact')) return undefined
     const col = fd.field ?? name
     const [fieldName, def] = Object.entries(r.fields).find(([n, d]) => columnOf(n, d) === col || n === col) ?? []

@@ -19,6 +19,16 @@ export { formatDatetime } from '../../schemas/values.js'
 
 const MAX_EMBED_DEPTH = 3
 
+/** The URL segment of a resource: its path when it has one (`visualizations/json`), else its name. */
+const urlName = (cat: Catalogue, name: string) => cat.get(name).path ?? name
+
+/** Keeps the listed keys of an object, in that order (FieldDef.only). */
+const keepOnly = (obj: unknown, only: readonly string[] | undefined) => {
+  if (!only || obj === null || typeof obj !== 'object') return obj
+  const o = obj as Record<string, unknown>
+  return Object.fromEntries(only.filter((k) => k in o).map((k) => [k, o[k]]))
+}
+
 export function compileSerializer(cat: Catalogue, r: ResourceDef, registry: Map<string, Serializer>, overlay?: Overlay): Serializer {
   const steps = Object.entries(r.fields).filter(([, d]) => !d.hidden && !d.writeOnly)
   const key = r.key
@@ -47,21 +57,31 @@ type FieldRender = (ctx: RequestContext, row: Row, related?: Map<unknown, unknow
 function compileRender(cat: Catalogue, r: ResourceDef, name: string, d: FieldDef): FieldRender {
   switch (d.kind) {
     case 'uri':
-      if (name === 'resource_uri') return (ctx, row) => detailUrl(ctx, r.name, row[r.key])
+      if (name === 'resource_uri') { const seg = r.path ?? r.name; return (ctx, row) => detailUrl(ctx, seg, row[r.key]) }
       return r.absoluteUrl ? (_ctx, row) => r.absoluteUrl!(row) : () => null
     case 'const': return () => structuredClone(d.value)
     case 'fk_id': { const col = `${d.of}_id`; return (_ctx, row) => row[col] ?? null }
     case 'fk': {
       const col = columnOf(name, d)
+      const seg = urlName(cat, d.target!)
       return (ctx, row, related) => {
         const id = row[col]
         if (id === null || id === undefined) return null
-        if (related) return related.get(id) ?? null
-        return detailUrl(ctx, d.target!, id)
+        if (related) return keepOnly(related.get(id) ?? null, d.only)
+        return d.asId ? id : detailUrl(ctx, seg, id)
       }
     }
-    case 'm2m': { const col = columnOf(name, d); return (ctx, row) => ((row[col] as unknown[]) ?? []).map((id) => detailUrl(ctx, d.target!, id)) }
-    case 'reverse': case 'nested': return (_ctx, row, related) => related?.get(row[r.key]) ?? []
+    case 'm2m': {
+      const col = columnOf(name, d)
+      const seg = urlName(cat, d.target!)
+      return (ctx, row) => ((row[col] as unknown[]) ?? []).map((id) => (d.asId ? id : detailUrl(ctx, seg, id)))
+    }
+    case 'reverse':
+      if (d.single) return (_ctx, row, related) => (related?.get(row[r.key]) as unknown[] | undefined)?.[0] ?? null
+      return (_ctx, row, related) => related?.get(row[r.key]) ?? []
+    case 'nested':
+      if (d.only) return (_ctx, row, related) => ((related?.get(row[r.key]) as unknown[] | undefined) ?? []).map((o) => keepOnly(o, d.only))
+      return (_ctx, row, related) => related?.get(row[r.key]) ?? []
     default: {
       const spec = keyed(d.kind, holdsStringKey(cat, r, name))
       return (_ctx, row) => spec.render(row[name])
@@ -73,11 +93,12 @@ async function loadReverse(ctx: RequestContext, cat: Catalogue, d: FieldDef, key
   const from = cat.get(d.from ?? d.target!)
   const pick = d.pick ?? from.key
   const rows = await fetchByColumn(ctx, from, d.via!, keys, [d.via!, pick])
-  const out = new Map<unknown, string[]>()
+  const out = new Map<unknown, unknown[]>()
+  const seg = urlName(cat, d.target!)
   for (const row of rows) {
     const k = row[d.via!]
     if (!out.has(k)) out.set(k, [])
-    out.get(k)!.push(detailUrl(ctx, d.target!, row[pick]))
+    out.get(k)!.push(d.asId ? row[pick] : detailUrl(ctx, seg, row[pick]))
   }
   return out
 }

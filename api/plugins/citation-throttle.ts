@@ -7,16 +7,9 @@
  */
 import type { Clock } from '../../core/clock.js'
 import { LdsError } from '../../core/errors.js'
+import type { Rate } from './rates.js'
 
-export interface Rate { count: number; windowMs: number; text: string }
-
-const UNITS: Record<string, number> = { s: 1_000, sec: 1_000, second: 1_000, m: 60_000, min: 60_000, minute: 60_000, h: 3_600_000, hour: 3_600_000, d: 86_400_000, day: 86_400_000 }
-
-export function parseRate(text: string): Rate {
-  const m = /^(\d+)\/(s|sec|second|m|min|minute|h|hour|d|day)$/.exec(text.trim())
-  if (!m) throw new Error(`invalid rate ${JSON.stringify(text)} (expected e.g. 60/min)`)
-  return { count: Number(m[1]), windowMs: UNITS[m[2]], text: text.trim() }
-}
+export { parseRate, type Rate } from './rates.js'
 
 export function createCitationThrottle(clock: Clock, defaultRate: Rate) {
   const history = new Map<string, { until: number; count: number }[]>()

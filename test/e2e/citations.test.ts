@@ -25,7 +25,7 @@ t.test('citation network and lookup', async (t) => {
   t.teardown(() => pub.stop())
   const app = await buildApp(rt)
   t.teardown(() => app.close())
-  const token = await testUser(rt)
+  const token = await testUser(rt, 'tester', { app })
   const headers = { authorization: `Token ${token}`, host: 'x.test' }
   const get = async (url: string) => (await app.inject({ url, headers })).json()
 

@@ -23,7 +23,7 @@ t.test('a docket change travels from the connector to the API within seconds', a
   t.teardown(() => app.close())
   const pub = await openPublisher(rt)
   t.teardown(() => pub.stop())
-  const token = await testUser(rt)
+  const token = await testUser(rt, 'tester', { app })
   const auth = { authorization: `Token ${token}` }
   const get = (url: string) => app.inject({ url, headers: auth })
 

@@ -26,7 +26,7 @@ t.test('the sample data set through the pipeline', async (t) => {
   t.match(scotus, { id: 'scotus', full_name: 'Supreme Court of the United States', jurisdiction: 'F', citation_string: 'SCOTUS', in_use: true })
   t.equal(scotus.resource_uri, 'http://api.example/api/rest/v4/courts/scotus/')
 
-  const token = await testUser(rt)
+  const token = await testUser(rt, 'tester', { app })
   const headers = { authorization: `Token ${token}` }
   const edges = await waitFor(async () => {
     const r = (await app.inject({ url: '/api/rest/v4/opinions-cited/?count=on', headers })).json()

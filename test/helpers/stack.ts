@@ -4,7 +4,10 @@
  * tests run in parallel without seeing each other's data.
  */
 import { randomBytes } from 'node:crypto'
+import { rmSync } from 'node:fs'
+import { readModelPath } from '../../api/read-model/consumer.js'
 import type { Test } from 'tap'
+import type { FastifyInstance } from 'fastify'
 import { loadConfig, type Config } from '../../core/config.js'
 import { createLogger } from '../../core/logger.js'
 import { sql, ident } from '../../core/sql.js'
@@ -31,6 +34,7 @@ export async function testStack(t: Test, overrides: Record<string, string> = {})
     await root.command(sql`DROP DATABASE IF EXISTS ${ident(cfg.clickhouseDatabase)}`).catch(() => {})
     await root.close()
     await rt.close()
+    rmSync(readModelPath(cfg), { recursive: true, force: true })
   })
   return rt
 }
@@ -54,10 +58,14 @@ export async function countFinal(rt: Runtime, table: string): Promise<number> {
   return Number(row.n)
 }
 
-/** A user with a token, applied through the running table sink (start processors first). */
-export async function testUser(rt: Runtime, name = 'tester', opts: { write?: boolean; citationRate?: string } = {}): Promise<string> {
+/**
+ * A user with a token, applied through the running table sink (start processors first) and, when
+ * an app is given, through that app's read model (which authenticates it).
+ */
+export async function testUser(rt: Runtime, name = 'tester', opts: { write?: boolean; citationRate?: string; rate?: string; password?: string; app?: FastifyInstance } = {}): Promise<string> {
   const { createUser, userVisible } = await import('../../bin/users.js')
-  const { id, token } = await createUser(rt, name, opts)
+  const { id, token, written } = await createUser(rt, name, opts)
   await waitFor(() => userVisible(rt, id), `user ${name} in ClickHouse`, 20_000)
+  if (opts.app?.readModel && !(await opts.app.readModel.waitUntilApplied(written.topic, written.partition, written.offset, 20_000))) throw new Error(`user ${name} not in the read model`)
   return token
 }

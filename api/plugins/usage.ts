@@ -1,0 +1,35 @@
+/**
+ * Requests per user per day, for api-usage's 14-day history: in this process, or in Redis when
+ * several API processes share counters (days expire after 15 days there).
+ */
+import type { Redis } from 'ioredis'
+
+export interface UsageCounter {
+  increment(userId: number, at?: Date): Promise<void>
+  /** Requests on each of these days (YYYY-MM-DD), in order. */
+  days(userId: number, days: readonly string[]): Promise<number[]>
+}
+
+export const dayOf = (d: Date) => d.toISOString().slice(0, 10)
+
+export function memoryUsage(): UsageCounter {
+  const counts = new Map<string, number>()
+  return {
+    async increment(userId, at = new Date()) { const k = `${userId}:${dayOf(at)}`; counts.set(k, (counts.get(k) ?? 0) + 1) },
+    async days(userId, days) { return days.map((d) => counts.get(`${userId}:${d}`) ?? 0) },
+  }
+}
+
+export function redisUsage(redis: Redis): UsageCounter {
+  const key = (userId: number, day: string) => `lds-usage:${userId}:${day}`
+  return {
+    async increment(userId, at = new Date()) {
+      const k = key(userId, dayOf(at))
+      await redis.multi().incr(k).expire(k, 15 * 86_400).exec()
+    },
+    async days(userId, days) {
+      const values = await redis.mget(days.map((d) => key(userId, d)))
+      return values.map((v) => Number(v ?? 0))
+    },
+  }
+}

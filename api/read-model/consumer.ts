@@ -1,0 +1,102 @@
+/**
+ * Keeps the read model current: consumes every entity topic and applies each batch to the LMDB
+ * store in one transaction together with the offsets it reached, then commits them to Kafka.
+ * The consumer group is named after the store, so the API processes of one host (one store)
+ * share the partitions, and a new store (a new host, a deleted folder) reads from the beginning.
+ *
+ * Visibility: `waitUntilApplied(topic, partition, offset)` resolves once the store holds the event
+ * at that offset, whichever process of the host applied it (offsets are read from the store).
+ */
+import path from 'node:path'
+import type { Consumer, Kafka } from 'kafkajs'
+import type { Config } from '../../core/config.js'
+import type { Logger } from '../../core/logger.js'
+import type { Registry } from '../../core/registry.js'
+import { CoPartitionedAssigner } from '../../core/kafka-assigner.js'
+import type { Catalogue } from '../../schemas/catalogue/index.js'
+import { entityTopic, resourceOfTopic, createDecoder, validateEntityEvent } from '../../schemas/events/index.js'
+import { openReadStore, type ReadStore, type AppliedEvent } from './store.js'
+import { refColumnsOf, keyKindsOf } from './refs.js'
+
+export interface ReadModel {
+  readonly store: ReadStore
+  start(): Promise<void>
+  stop(): Promise<void>
+  /** Resolves once the event at `offset` of this entity-topic partition is in the store; false on timeout. */
+  waitUntilApplied(topic: string, partition: number, offset: string, timeoutMs: number): Promise<boolean>
+  /** True once every assigned partition has been read up to its end at least once. */
+  caughtUp(): boolean
+}
+
+export interface ReadModelDeps { cfg: Config; kafka: Kafka; registry: Registry; catalogue: Catalogue; log: Logger }
+
+/** Where a deployment's store lives: one per data folder, topic prefix and database. */
+export function readModelPath(cfg: Pick<Config, 'dataDir' | 'topicPrefix' | 'clickhouseDatabase'>): string {
+  const name = `${cfg.topicPrefix}${cfg.clickhouseDatabase}`.replace(/[^A-Za-z0-9_.-]/g, '_')
+  return path.join(cfg.dataDir, 'read-model', name)
+}
+
+export function createReadModel(deps: ReadModelDeps, opts: { path?: string } = {}): ReadModel {
+  const { cfg, catalogue: cat } = deps
+  const log = deps.log.child({ component: 'read-model' })
+  const store = openReadStore(opts.path ?? readModelPath(cfg), refColumnsOf(cat), keyKindsOf(cat))
+  const decode = createDecoder(deps.registry)
+  const keyFieldOf = new Map(cat.resources.map((r) => [r.name, r.key]))
+  let consumer: Consumer | undefined
+  const behind = new Map<string, boolean>()
+  const waiters = new Set<() => void>()
+  const wake = () => { for (const w of [...waiters]) w() }
+
+  return {
+    store,
+    async start() {
+      consumer = deps.kafka.consumer({
+        groupId: `${cfg.topicPrefix}read-model.${store.storeId}`, partitionAssigners: [CoPartitionedAssigner],
+        sessionTimeout: 30_000, heartbeatInterval: 3_000, maxWaitTimeInMs: 50, maxBytesPerPartition: 8 * 1024 * 1024,
+      })
+      await consumer.connect()
+      for (const r of cat.resources) await consumer.subscribe({ topic: entityTopic(cfg, r), fromBeginning: true })
+      await consumer.run({
+        autoCommit: false,
+        eachBatchAutoResolve: false,
+        partitionsConsumedConcurrently: 2,
+        eachBatch: async ({ batch, resolveOffset, heartbeat, isStale }) => {
+          const resource = resourceOfTopic(cfg, batch.topic)
+          if (!resource || batch.messages.length === 0) return
+          const events: AppliedEvent[] = []
+          for (const m of batch.messages) {
+            try { events.push({ resource, event: validateEntityEvent(await decode(m.value), keyFieldOf.get(resource)) }) }
+            catch (err) { log.debug({ topic: batch.topic, offset: m.offset, err: (err as Error).message }, 'skipping an undecodable event (the table sink dead-letters it)') }
+          }
+          if (isStale()) return
+          const next = (BigInt(batch.lastOffset()) + 1n).toString()
+          await store.apply(events, [{ topic: batch.topic, partition: batch.partition, offset: next }])
+          resolveOffset(batch.lastOffset())
+          await consumer!.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: next }])
+          behind.set(`${batch.topic}/${batch.partition}`, BigInt(batch.highWatermark) > BigInt(next))
+          wake()
+          await heartbeat()
+        },
+      })
+      log.info({ path: opts.path ?? readModelPath(cfg) }, 'read model consuming')
+    },
+    async stop() {
+      await consumer?.disconnect()
+      wake()
+      await store.close()
+    },
+    waitUntilApplied(topic, partition, offset, timeoutMs) {
+      const done = () => BigInt(store.offset(topic, partition) ?? '0') > BigInt(offset)
+      if (done()) return Promise.resolve(true)
+      return new Promise((resolve) => {
+        const check = () => { if (done()) finish(true) }
+        // Another process of this host may apply it: look at the shared store now and then too.
+        const poll = setInterval(check, 20)
+        const timer = setTimeout(() => finish(false), timeoutMs)
+        const finish = (ok: boolean) => { clearInterval(poll); clearTimeout(timer); waiters.delete(check); resolve(ok) }
+        waiters.add(check)
+      })
+    },
+    caughtUp: () => [...behind.values()].every((b) => !b),
+  }
+}

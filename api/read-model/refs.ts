@@ -1,0 +1,27 @@
+/**
+ * What the read model indexes, derived from the catalogue: for every reverse or nested field
+ * (`dockets.clusters` lists clusters whose docket_id is the docket), the column of the resource it
+ * reads; plus the lookups the API makes by a column other than the key (users by token hash and
+ * by username).
+ */
+import type { Catalogue } from '../../schemas/catalogue/index.js'
+import type { RefColumns, KeyKinds } from './store.js'
+
+/** Lookups by column that are not relations: resource → columns. */
+export const LOOKUP_COLUMNS: Record<string, string[]> = { users: ['token_hash', 'username'] }
+
+export function refColumnsOf(cat: Catalogue): RefColumns {
+  const out = new Map<string, Set<string>>()
+  const add = (resource: string, column: string) => { if (!out.has(resource)) out.set(resource, new Set()); out.get(resource)!.add(column) }
+  for (const r of cat.resources) {
+    for (const d of Object.values(r.fields)) {
+      if ((d.kind === 'reverse' || d.kind === 'nested') && d.via) add(d.from ?? d.target!, d.via)
+    }
+  }
+  for (const [resource, cols] of Object.entries(LOOKUP_COLUMNS)) if (cat.has(resource)) cols.forEach((c) => add(resource, c))
+  return new Map([...out].map(([k, v]) => [k, [...v]]))
+}
+
+export function keyKindsOf(cat: Catalogue): KeyKinds {
+  return new Map(cat.resources.map((r) => [r.name, r.keyKind]))
+}

@@ -1,0 +1,101 @@
+/**
+ * The API's read model: the current state of every entity, kept from the entity topics in an
+ * embedded, memory-mapped LMDB store, so a detail, a token or the related rows a detail shows never
+ * cost a ClickHouse query. Several API processes on one host share one store (LMDB allows several
+ * readers and serializes writers across processes), and it survives restarts: the consumer goes
+ * on from the offsets it committed with the data.
+ *
+ * Layout (sub-databases of one environment):
+ *   entities  [resource, key]          → { v: version, row: stored columns } or { v, d: 1 } (a delete)
+ *   refs      [resource, column, value] → keys of rows whose `column` holds `value` (sorted duplicates)
+ *   offsets   [topic, partition]        → the next offset to apply
+ *   meta      'storeId'                 → random id naming this store's consumer group
+ * A delete keeps its version, so an older event replayed later cannot bring the row back.
+ */
+import { randomUUID } from 'node:crypto'
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { open, type RootDatabase, type Database } from 'lmdb'
+import type { EntityEvent } from '../../schemas/events/index.js'
+
+export type Row = Record<string, unknown>
+type Key = string | number
+interface Stored { v: number; row?: Row; d?: 1 }
+
+/** Columns to index per resource: those reverse and nested fields read (`dockets.clusters` reads clusters by docket_id). */
+export type RefColumns = ReadonlyMap<string, readonly string[]>
+
+export interface AppliedEvent { resource: string; event: EntityEvent }
+
+export interface ReadStore {
+  readonly storeId: string
+  get(resource: string, key: Key): Row | undefined
+  /** Rows whose indexed `column` holds `value`, in key order. */
+  keysWhere(resource: string, column: string, value: unknown): Key[]
+  /** Applies events and records the offsets reached, in one transaction; older versions are ignored. */
+  apply(events: readonly AppliedEvent[], offsets: readonly { topic: string; partition: number; offset: string }[]): Promise<number>
+  offset(topic: string, partition: number): string | undefined
+  close(): Promise<void>
+}
+
+/** How each resource's key is typed: integer keys are stored as numbers, so fk values find them. */
+export type KeyKinds = ReadonlyMap<string, 'int' | 'string'>
+
+export function openReadStore(folder: string, refColumns: RefColumns, keyKinds: KeyKinds): ReadStore {
+  mkdirSync(folder, { recursive: true })
+  const root: RootDatabase = open({ path: join(folder, 'read-model.mdb'), compression: false, mapSize: 64 * 1024 ** 3, noMemInit: true })
+  const entities: Database<Stored, [string, Key]> = root.openDB({ name: 'entities' })
+  const refs: Database<Key, [string, string, Key]> = root.openDB({ name: 'refs', dupSort: true })
+  const offsets: Database<string, [string, number]> = root.openDB({ name: 'offsets' })
+  const meta: Database<string, string> = root.openDB({ name: 'meta' })
+  let storeId = meta.get('storeId')
+  if (!storeId) { storeId = randomUUID(); meta.putSync('storeId', storeId) }
+
+  const refValue = (v: unknown): Key | undefined => (typeof v === 'number' || typeof v === 'string' ? v : undefined)
+  /** The (column, value) pairs of a row that are indexed; arrays (m2m) index each element. */
+  function refPairs(resource: string, row: Row | undefined): [string, Key][] {
+    const cols = refColumns.get(resource)
+    if (!row || !cols) return []
+    const out: [string, Key][] = []
+    for (const c of cols) {
+      const v = row[c]
+      if (Array.isArray(v)) { for (const x of v) { const k = refValue(x); if (k !== undefined) out.push([c, k]) } }
+      else { const k = refValue(v); if (k !== undefined) out.push([c, k]) }
+    }
+    return out
+  }
+
+  return {
+    storeId,
+    get(resource, key) {
+      const s = entities.get([resource, keyKinds.get(resource) === 'int' ? Number(key) : key])
+      return s && !s.d ? s.row : undefined
+    },
+    keysWhere(resource, column, value) {
+      const k = refValue(value)
+      return k === undefined ? [] : [...refs.getValues([resource, column, k])]
+    },
+    async apply(events, reached) {
+      let applied = 0
+      await root.transaction(() => {
+        for (const { resource, event } of events) {
+          const key: Key = keyKinds.get(resource) === 'int' ? Number(event.key) : event.key
+          const old = entities.get([resource, key])
+          if (old && old.v >= event.version) continue
+          const before = refPairs(resource, old?.row)
+          const after = event.op === 'upsert' ? refPairs(resource, event.entity!) : []
+          const keep = new Set(after.map(([c, v]) => `${c}\u0000${v}`))
+          for (const [c, v] of before) if (!keep.has(`${c}\u0000${v}`)) refs.remove([resource, c, v], key)
+          const had = new Set(before.map(([c, v]) => `${c}\u0000${v}`))
+          for (const [c, v] of after) if (!had.has(`${c}\u0000${v}`)) refs.put([resource, c, v], key)
+          entities.put([resource, key], event.op === 'upsert' ? { v: event.version, row: event.entity! } : { v: event.version, d: 1 })
+          applied++
+        }
+        for (const o of reached) offsets.put([o.topic, o.partition], o.offset)
+      })
+      return applied
+    },
+    offset: (topic, partition) => offsets.get([topic, partition]),
+    close: () => root.close(),
+  }
+}
