@@ -1,0 +1,60 @@
+/**
+ * Debian packages the project installs when a test or benchmark needs them and they are missing
+ * (redis-server, postgresql): `apt-get install` under a lock file, so two processes never run apt
+ * at once; the other waits and finds the package installed. A failure says why, with apt's last
+ * lines: the caller fails (tests) or prints the reason and skips a peer (benchmarks).
+ */
+import { spawnSync } from 'node:child_process'
+import { accessSync, constants, openSync, writeSync, closeSync, readFileSync, statSync, unlinkSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { setTimeout as delay } from 'node:timers/promises'
+
+const STALE_LOCK_MS = 15 * 60_000
+
+export function executable(path: string): boolean {
+  try { accessSync(path, constants.X_OK); return true } catch { return false }
+}
+
+function alive(pid: number): boolean {
+  try { process.kill(pid, 0); return true } catch (err) { return (err as NodeJS.ErrnoException).code === 'EPERM' }
+}
+
+function tryLock(lock: string): boolean {
+  try {
+    const fd = openSync(lock, 'wx')
+    writeSync(fd, String(process.pid))
+    closeSync(fd)
+    return true
+  } catch (err) { if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err }
+  try {
+    const owner = Number(readFileSync(lock, 'utf8'))
+    if ((owner && !alive(owner)) || Date.now() - statSync(lock).mtimeMs > STALE_LOCK_MS) unlinkSync(lock)
+  } catch { /* released meanwhile */ }
+  return false
+}
+
+function apt(args: string[]): { ok: boolean; output: string } {
+  const res = spawnSync('apt-get', args, { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }, encoding: 'utf8', timeout: 10 * 60_000, maxBuffer: 64 * 1024 * 1024 })
+  return { ok: res.status === 0, output: `${res.stdout ?? ''}${res.stderr ?? ''}${res.error ? String(res.error) : ''}` }
+}
+
+/** Installs `pkg` unless `binary` is already executable; throws with apt's reason when it cannot. */
+export async function ensurePackage(pkg: string, binary: string, log: (m: string) => void = () => {}): Promise<void> {
+  if (executable(binary)) return
+  const lock = join(tmpdir(), `lds-apt-${pkg}.lock`)
+  const deadline = Date.now() + STALE_LOCK_MS
+  while (!tryLock(lock)) {
+    if (Date.now() > deadline) throw new Error(`waited too long for another install of ${pkg}`)
+    await delay(1_000)
+    if (executable(binary)) return
+  }
+  try {
+    if (executable(binary)) return
+    log(`installing the Debian package ${pkg} (apt-get) …`)
+    let res = apt(['install', '-y', '--no-install-recommends', pkg])
+    if (!res.ok) { apt(['update']); res = apt(['install', '-y', '--no-install-recommends', pkg]) }
+    if (!res.ok || !executable(binary)) throw new Error(`could not install ${pkg}: ${res.output.trim().split('\n').slice(-5).join(' | ')}`)
+    log(`${pkg} installed`)
+  } finally { try { unlinkSync(lock) } catch { /* gone */ } }
+}
