@@ -70,7 +70,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const r = deps.cfg.rates
   await installThrottles(app, { redis, usage, config: { user: r.user, anonV3: r.anonV3, anonV4: r.anonV4, scopes: { tags: r.tags, fetch: r.fetch, api_usage: r.apiUsage, events: r.events } } })
   registerHealth(app, deps)
-  registerRoot(app)
+  registerRoot(app, { v3Sunset: deps.cfg.v3Sunset })
   const serializers = compileSerializers(deps.catalogue, citationOverlays)
   registerResourceRoutes(app, { ...deps, serializers })
   const defaultRate = parseRate(deps.cfg.citationRate)

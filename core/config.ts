@@ -30,6 +30,8 @@ export interface Config {
   readonly citationMaxTextLength: number
   /** General request rates (see api/plugins/throttle.ts): "5000/hour", several windows comma-separated. */
   readonly rates: Readonly<{ user: string; anonV3: string; anonV4: string; tags: string; fetch: string; apiUsage: string; events: string }>
+  /** HTTP date v3 answers give in their Sunset header. */
+  readonly v3Sunset: string
   /** Redis for counters shared by several API processes; empty: counters live in the process. */
   readonly redisUrl: string
   /** Partitions of every topic created: the most instances of one processor that can share its work. */
@@ -84,6 +86,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       events: env.LDS_RATE_EVENTS || '60/hour',
     }),
     redisUrl: env.REDIS_URL || '',
+    v3Sunset: env.LDS_V3_SUNSET || 'Wed, 30 Jun 2027 00:00:00 GMT',
     ports,
   }
   return Object.freeze({ ...cfg, ports: Object.freeze(ports) })

@@ -17,6 +17,9 @@ export const ERRORS = {
   LDS_ERR_UNSUPPORTED_MEDIA: { status: 415, detail: 'Unsupported media type in request.' },
   LDS_ERR_THROTTLED: { status: 429, detail: 'Request was throttled.' },
   LDS_ERR_GONE: { status: 410, detail: 'Gone.' },
+  LDS_ERR_NOT_IMPLEMENTED: { status: 501, detail: 'Not implemented.' },
+  LDS_ERR_NOT_ACCEPTABLE: { status: 406, detail: 'Could not satisfy the request Accept header.' },
+  LDS_ERR_WRITE_TIMEOUT: { status: 504, detail: 'The change was accepted but is not visible yet. Read it again shortly.' },
   LDS_ERR_UNAVAILABLE: { status: 503, detail: 'Service temporarily unavailable. Please try again later.' },
   LDS_ERR_INTERNAL: { status: 500, detail: 'Internal Server Error. Please try again later.' },
 } as const satisfies Record<string, ErrorSpec>

@@ -1,5 +1,6 @@
 import type { Db } from '../../core/clickhouse.js'
 import type { Catalogue } from '../../schemas/catalogue/index.js'
+import type { ApiUser } from '../read-model/users.js'
 
 /** What the engines need for one request: where rows live and how to write absolute URLs. */
 export interface RequestContext {
@@ -8,7 +9,18 @@ export interface RequestContext {
   /** e.g. http://127.0.0.1:8000 */
   origin: string
   version: 'v3' | 'v4'
+  /** The caller, for resources that show each user only their own rows. */
+  user?: ApiUser | null
 }
 
-export const detailUrl = (ctx: Pick<RequestContext, 'origin' | 'version'>, resource: string, id: unknown) =>
-  `${ctx.origin}/api/rest/${ctx.version}/${resource}/${encodeURIComponent(String(id))}/`
+const paths = new WeakMap<Catalogue, Map<string, string>>()
+/** The URL path of a resource under the version prefix (`visualizations/json`), else its name. */
+function pathOf(cat: Catalogue | undefined, resource: string): string {
+  if (!cat) return resource
+  let m = paths.get(cat)
+  if (!m) { m = new Map(cat.resources.map((r) => [r.name, r.path ?? r.name])); paths.set(cat, m) }
+  return m.get(resource) ?? resource
+}
+
+export const detailUrl = (ctx: Pick<RequestContext, 'origin' | 'version'> & { catalogue?: Catalogue }, resource: string, id: unknown) =>
+  `${ctx.origin}/api/rest/${ctx.version}/${pathOf(ctx.catalogue, resource)}/${encodeURIComponent(String(id))}/`

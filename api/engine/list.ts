@@ -42,11 +42,23 @@ export function compileReader(cat: Catalogue, r: ResourceDef, serializer: Serial
   const pageSize = r.pageSize ?? DEFAULT_PAGE_SIZE
   const kindOf = (field: string) => (r.fields[field]?.kind === 'datetime' ? 'datetime' : 'int') as 'int' | 'datetime'
 
-  function whereOf(params: Map<string, string[]>): Sql {
+  /** Rows the caller may see at all: its own (owner), or published ones and its own (published). */
+  function accessOf(ctx: RequestContext): Sql | undefined {
+    const owner = r.owner ? ident(r.owner) : undefined
+    if (r.access === 'owner' && owner) return sql`${owner} = ${ctx.user?.id ?? -1}`
+    if (r.access === 'published' && owner && r.publishedFlag) {
+      return ctx.user ? sql`(${ident(r.publishedFlag)} OR ${owner} = ${ctx.user.id})` : sql`${ident(r.publishedFlag)}`
+    }
+    return undefined
+  }
+
+  function whereOf(params: Map<string, string[]>, ctx: RequestContext): Sql {
     const f = filters(params)
     if (Object.keys(f.errors).length) throw new FieldErrors(f.errors)
     if (f.unknown.length) throw new LdsError('LDS_ERR_UNKNOWN_PARAMS', { extra: { unknown_params: f.unknown } })
-    return f.where.length ? sql`WHERE ${join(f.where, ' AND ')}` : sql``
+    const access = accessOf(ctx)
+    const all = access ? [access, ...f.where] : f.where
+    return all.length ? sql`WHERE ${join(all, ' AND ')}` : sql``
   }
 
   function orderSql(o: Ordering, flip = false): Sql {
@@ -138,9 +150,16 @@ export function compileReader(cat: Catalogue, r: ResourceDef, serializer: Serial
     }
   }
 
+  /** The access rule for one row already read (another user's row is as good as missing). */
+  function visible(row: Row, ctx: RequestContext): boolean {
+    if (!r.owner || (r.access !== 'owner' && r.access !== 'published')) return true
+    const mine = ctx.user != null && Number(row[r.owner]) === ctx.user.id
+    return mine || (r.access === 'published' && !!r.publishedFlag && row[r.publishedFlag] === true)
+  }
+
   return {
     async list(req, ctx) {
-      const where = whereOf(req.params)
+      const where = whereOf(req.params, ctx)
       if (ctx.version === 'v4' && first(req.params, 'count') === 'on') return { count: await count(where, ctx) }
       const o = ordering(first(req.params, 'order_by'))
       if (ctx.version === 'v4' && isCursorOrdering(r, o)) return cursorMode(req, ctx, where, o)
@@ -149,7 +168,7 @@ export function compileReader(cat: Catalogue, r: ResourceDef, serializer: Serial
     async detail(id, req, ctx) {
       if (r.keyKind === 'int' && !/^\d+$/.test(id)) throw new LdsError('LDS_ERR_NOT_FOUND')
       const [row] = await fetchByKeys(ctx, r, [id])
-      if (!row) throw new LdsError('LDS_ERR_NOT_FOUND', { detail: `No ${r.model} matches the given query.` })
+      if (!row || !visible(row, ctx)) throw new LdsError('LDS_ERR_NOT_FOUND', { detail: `No ${r.model} matches the given query.` })
       const [obj] = await render([row], req, ctx)
       return obj
     },

@@ -31,9 +31,9 @@ export function registerResourceRoutes(app: FastifyInstance, deps: { db: Db; cat
     const reader = compileReader(cat, r, serializers.get(r.name)!, db.database)
     const describe = compileDescription(cat, r)
     for (const version of VERSIONS) {
-      const ctxOf = (req: FastifyRequest): RequestContext => ({ db, catalogue: cat, origin: requestOrigin(req), version })
-      const base = `/api/rest/${version}/${r.name}/`
-      const config = { resource: r.name, auth: r.access === 'authenticated' ? 'required' as const : 'public' as const }
+      const ctxOf = (req: FastifyRequest): RequestContext => ({ db, catalogue: cat, origin: requestOrigin(req), version, user: req.user })
+      const base = `/api/rest/${version}/${r.path ?? r.name}/`
+      const config = { resource: r.name, auth: r.access === 'authenticated' || r.access === 'owner' ? 'required' as const : 'public' as const }
       app.get(base, { config: { ...config, describe: () => describe('List') } }, async (req) => reader.list(queryParams(req), ctxOf(req)))
       app.get(`${base}:id/`, { config: { ...config, describe: () => describe('Instance') } }, async (req) => {
         const { id } = req.params as { id: string }
