@@ -26,6 +26,8 @@ import { installThrottles } from './plugins/throttle.js'
 import { memoryUsage, redisUsage } from './plugins/usage.js'
 import { createReadModel, type ReadModel } from './read-model/consumer.js'
 import { createUserDirectory } from './read-model/users.js'
+import { createWatermarks, type Watermarks } from './read-model/watermarks.js'
+import { createListCache } from './engine/list-cache.js'
 import { Redis } from 'ioredis'
 import type { Registry } from '../core/registry.js'
 
@@ -38,7 +40,7 @@ export interface AppDeps {
 }
 
 declare module 'fastify' {
-  interface FastifyInstance { clock: Clock; readModel: ReadModel | null }
+  interface FastifyInstance { clock: Clock; readModel: ReadModel | null; watermarks: Watermarks | null }
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -59,6 +61,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     app.addHook('onClose', async () => { await readModel.stop() })
   }
   app.decorate('readModel', readModel)
+  const watermarks = readModel && deps.kafka && deps.registry ? createWatermarks({ ...deps, kafka: deps.kafka, registry: deps.registry }) : null
+  if (watermarks) {
+    await watermarks.start()
+    app.addHook('onClose', async () => { await watermarks.stop() })
+  }
+  app.decorate('watermarks', watermarks)
   const redis = deps.cfg.redisUrl ? new Redis(deps.cfg.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2, connectTimeout: 3_000 }) : undefined
   if (redis) app.addHook('onClose', async () => { redis.disconnect() })
   const usage = redis ? redisUsage(redis) : memoryUsage()
@@ -72,7 +80,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerHealth(app, deps)
   registerRoot(app, { v3Sunset: deps.cfg.v3Sunset })
   const serializers = compileSerializers(deps.catalogue, citationOverlays)
-  registerResourceRoutes(app, { ...deps, serializers })
+  // Lists are cached only where watermarks say when they change.
+  const listCache = watermarks ? createListCache(watermarks) : undefined
+  registerResourceRoutes(app, { ...deps, serializers, listCache, overlayDeps: { clusters: ['opinions'] } })
   const defaultRate = parseRate(deps.cfg.citationRate)
   registerCitationLookup(app, {
     db: deps.db, catalogue: deps.catalogue, serializer: serializers.get('clusters')!,

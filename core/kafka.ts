@@ -1,4 +1,4 @@
-import { Kafka, logLevel, Partitioners, type Producer, type Admin, type ITopicConfig, type ProducerConfig } from 'kafkajs'
+import { Kafka, logLevel, Partitioners, type Producer, type Admin, type Consumer, type ITopicConfig, type ProducerConfig } from 'kafkajs'
 import pRetry from 'p-retry'
 import type { Config } from './config.js'
 import type { Logger } from './logger.js'
@@ -74,3 +74,14 @@ export const plainTopic = (topic: string, numPartitions = 1, retentionMs = 7 * 2
   topic, numPartitions, replicationFactor: 1,
   configEntries: [{ name: 'retention.ms', value: String(retentionMs) }, { name: 'max.message.bytes', value: String(16 * 1024 * 1024) }],
 })
+
+/**
+ * Subscribes to topics, retrying the broker's retriable answers: right after a topic is created
+ * its metadata can still answer "unknown topic" for a moment.
+ */
+export async function subscribeAll(consumer: Consumer, topics: readonly string[], fromBeginning = true): Promise<void> {
+  await pRetry(() => consumer.subscribe({ topics: [...topics], fromBeginning }), {
+    retries: 8, minTimeout: 100, factor: 2, maxTimeout: 2_000,
+    shouldRetry: ({ error }) => (error as Error & { retriable?: boolean }).retriable === true,
+  })
+}

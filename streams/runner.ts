@@ -16,7 +16,7 @@ import type { Kafka, Consumer, Producer, KafkaMessage } from 'kafkajs'
 import pRetry from 'p-retry'
 import type { Logger } from '../core/logger.js'
 import { streamEvents, consumerLag, sinkRetries } from '../core/metrics.js'
-import { ensureTopics, plainTopic, idempotentProducer } from '../core/kafka.js'
+import { ensureTopics, plainTopic, idempotentProducer, subscribeAll } from '../core/kafka.js'
 import { CoPartitionedAssigner } from '../core/kafka-assigner.js'
 import { DependencyError } from '../core/dependency-error.js'
 
@@ -67,7 +67,7 @@ export async function startStream<E, Out>(def: StreamDef<E, Out>, deps: { kafka:
     maxBytesPerPartition: def.fetchBytes ?? 16 * 1024 * 1024, maxBytes: 4 * (def.fetchBytes ?? 16 * 1024 * 1024), maxWaitTimeInMs: 250,
   })
   await consumer.connect()
-  for (const topic of def.topics) await consumer.subscribe({ topic, fromBeginning: def.fromBeginning ?? true })
+  await subscribeAll(consumer, def.topics, def.fromBeginning ?? true)
 
   await consumer.run({
     autoCommit: false,

@@ -11,7 +11,8 @@ import type { Registry } from '../core/registry.js'
 import { sinkInsertSeconds } from '../core/metrics.js'
 import type { Catalogue } from '../schemas/catalogue/index.js'
 import type { ResourceDef } from '../schemas/define.js'
-import { entityTopic, dlqTopic, groupId, PROCESSORS, createDecoder, validateEntityEvent, type EntityEvent } from '../schemas/events/index.js'
+import { entityTopic, dlqTopic, groupId, watermarkTopic, PROCESSORS, createDecoder, validateEntityEvent, createTopicCodec, WATERMARK, type EntityEvent, type Watermark } from '../schemas/events/index.js'
+import { ensureTopics, compactedTopic, idempotentProducer } from '../core/kafka.js'
 import { startStream, type StreamDef, type Incoming } from './runner.js'
 
 /** Rows of one table from one batch: upserts as arrays in column order, deletes as tombstone objects. */
@@ -41,7 +42,10 @@ export function eventsToRows(cat: Catalogue, events: { event: EntityEvent; resou
   return out
 }
 
-export function tableSinkDef(deps: { cfg: Config; db: Db; registry: Registry; catalogue: Catalogue; resources?: string[] }): StreamDef<{ event: EntityEvent; resource: ResourceDef }, TableRows> {
+/** Where a sink announces what it has applied (see schemas/events/watermarks.ts). */
+export interface WatermarkSender { send(w: Watermark): Promise<void> }
+
+export function tableSinkDef(deps: { cfg: Config; db: Db; registry: Registry; catalogue: Catalogue; resources?: string[]; watermarks?: WatermarkSender }): StreamDef<{ event: EntityEvent; resource: ResourceDef }, TableRows> {
   const { cfg, db, catalogue: cat } = deps
   const resources = deps.resources ? deps.resources.map((n) => cat.get(n)) : [...cat.resources]
   const byTopic = new Map(resources.map((r) => [entityTopic(cfg, r), r]))
@@ -64,9 +68,32 @@ export function tableSinkDef(deps: { cfg: Config; db: Db; registry: Registry; ca
       await Promise.all([...rows].flatMap(([table, b]) => [db.insertCompact(table, b.columns, b.upserts), db.insert(table, b.deletes)]))
       end()
     },
+    async afterCommit(c) {
+      await deps.watermarks?.send({ sink: PROCESSORS.tableSink, topic: c.topic, partition: c.partition, offset: c.offset, at: Date.now() })
+    },
+  }
+}
+
+/** The watermark topic (compacted by sink, topic and partition) and a producer for it. */
+export async function openWatermarks(deps: { cfg: Config; kafka: Kafka; registry: Registry }): Promise<WatermarkSender & { stop(): Promise<void> }> {
+  const topic = watermarkTopic(deps.cfg)
+  const codec = await createTopicCodec(topic, deps.registry, WATERMARK)
+  const admin = deps.kafka.admin()
+  await admin.connect()
+  try { await ensureTopics(admin, [compactedTopic(topic, 1)]) } finally { await admin.disconnect() }
+  const producer = idempotentProducer(deps.kafka)
+  await producer.connect()
+  return {
+    async send(w) { await producer.send({ topic, acks: -1, messages: [{ key: WATERMARK.key(w), value: codec.encode(w) }] }) },
+    stop: () => producer.disconnect(),
   }
 }
 
 export async function startTableSink(deps: { cfg: Config; db: Db; registry: Registry; catalogue: Catalogue; kafka: Kafka; log: Logger; resources?: string[] }) {
-  return startStream(tableSinkDef(deps), deps)
+  const watermarks = await openWatermarks(deps)
+  const stream = await startStream(tableSinkDef({ ...deps, watermarks }), deps)
+  return {
+    consumer: stream.consumer,
+    async stop() { await stream.stop(); await watermarks.stop() },
+  }
 }

@@ -13,6 +13,7 @@ import type { Config } from '../../core/config.js'
 import type { Logger } from '../../core/logger.js'
 import type { Registry } from '../../core/registry.js'
 import { CoPartitionedAssigner } from '../../core/kafka-assigner.js'
+import { subscribeAll } from '../../core/kafka.js'
 import type { Catalogue } from '../../schemas/catalogue/index.js'
 import { entityTopic, resourceOfTopic, createDecoder, validateEntityEvent } from '../../schemas/events/index.js'
 import { openReadStore, type ReadStore, type AppliedEvent } from './store.js'
@@ -55,7 +56,7 @@ export function createReadModel(deps: ReadModelDeps, opts: { path?: string } = {
         sessionTimeout: 30_000, heartbeatInterval: 3_000, maxWaitTimeInMs: 50, maxBytesPerPartition: 8 * 1024 * 1024,
       })
       await consumer.connect()
-      for (const r of cat.resources) await consumer.subscribe({ topic: entityTopic(cfg, r), fromBeginning: true })
+      await subscribeAll(consumer, cat.resources.map((r) => entityTopic(cfg, r)))
       await consumer.run({
         autoCommit: false,
         eachBatchAutoResolve: false,

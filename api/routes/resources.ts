@@ -2,7 +2,10 @@
  * Registers list and detail routes for every API resource of the catalogue, in v4 and v3.
  * Nothing here knows a resource by name.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyRequest, FastifyReply } from 'fastify'
+import type { ResourceDef } from '../../schemas/define.js'
+import { listKey, type ListCache } from '../engine/list-cache.js'
+import { serializedFrom, filteredThrough } from '../engine/dependencies.js'
 import type { Db } from '../../core/clickhouse.js'
 import type { Catalogue } from '../../schemas/catalogue/index.js'
 import type { Serializer } from '../engine/serialize.js'
@@ -25,16 +28,37 @@ export function queryParams(req: FastifyRequest): ListRequest {
   return { params, url }
 }
 
-export function registerResourceRoutes(app: FastifyInstance, deps: { db: Db; catalogue: Catalogue; serializers: Map<string, Serializer> }): void {
-  const { catalogue: cat, db, serializers } = deps
+/** Whose view of a resource a list answer is: the same for everyone, for any user, or for one user. */
+function viewerOf(r: ResourceDef, req: FastifyRequest): string {
+  if (r.access === 'owner' || r.access === 'published') return req.user ? `user:${req.user.id}` : 'anon'
+  return r.access === 'authenticated' ? 'auth' : 'public'
+}
+
+export function registerResourceRoutes(app: FastifyInstance, deps: { db: Db; catalogue: Catalogue; serializers: Map<string, Serializer>; listCache?: ListCache; overlayDeps?: Record<string, readonly string[]> }): void {
+  const { catalogue: cat, db, serializers, listCache } = deps
   for (const r of cat.resources.filter((x) => x.api)) {
     const reader = compileReader(cat, r, serializers.get(r.name)!, db.database)
     const describe = compileDescription(cat, r)
+    const baseDeps = serializedFrom(cat, r, deps.overlayDeps)
+    /** A list answer as JSON text, from the cache while nothing it was built from has changed. */
+    const cachedList = async (req: FastifyRequest, reply: FastifyReply, ctx: RequestContext) => {
+      const lr = queryParams(req)
+      if (!listCache) return reader.list(lr, ctx)
+      const key = listKey({ version: ctx.version, origin: ctx.origin, path: lr.url.pathname, params: lr.params, viewer: viewerOf(r, req) })
+      const hit = listCache.get(key)
+      reply.type('application/json; charset=utf-8')
+      if (hit !== undefined) return hit
+      const depsOf = [...new Set([...baseDeps, ...filteredThrough(cat, r, lr.params.keys())])]
+      const before = listCache.snapshot(depsOf)
+      const json = JSON.stringify(await reader.list(lr, ctx))
+      listCache.set(key, depsOf, before, json)
+      return json
+    }
     for (const version of VERSIONS) {
       const ctxOf = (req: FastifyRequest): RequestContext => ({ db, catalogue: cat, origin: requestOrigin(req), version, user: req.user })
       const base = `/api/rest/${version}/${r.path ?? r.name}/`
       const config = { resource: r.name, auth: r.access === 'authenticated' || r.access === 'owner' ? 'required' as const : 'public' as const }
-      app.get(base, { config: { ...config, describe: () => describe('List') } }, async (req) => reader.list(queryParams(req), ctxOf(req)))
+      app.get(base, { config: { ...config, describe: () => describe('List') } }, async (req, reply) => cachedList(req, reply, ctxOf(req)))
       app.get(`${base}:id/`, { config: { ...config, describe: () => describe('Instance') } }, async (req) => {
         const { id } = req.params as { id: string }
         return reader.detail(id, queryParams(req), ctxOf(req))

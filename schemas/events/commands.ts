@@ -31,7 +31,11 @@ export interface CommandCodec<T> {
 }
 
 export async function createCommandCodec<T>(cfg: Pick<Config, 'topicPrefix'>, registry: Registry, spec: CommandSpec<T>): Promise<CommandCodec<T>> {
-  const topic = commandTopic(cfg, spec.name)
+  return createTopicCodec(commandTopic(cfg, spec.name), registry, spec)
+}
+
+/** A codec for any topic whose values follow one Avro schema (commands, watermarks). */
+export async function createTopicCodec<T>(topic: string, registry: Registry, spec: Pick<CommandSpec<T>, 'name' | 'schema'>): Promise<CommandCodec<T>> {
   const type = avro.Type.forSchema(spec.schema)
   const id = await registry.registerAvro(valueSubject(topic), spec.schema as object)
   const decode = createDecoder(registry)

@@ -23,6 +23,7 @@ export const entityTopic = (cfg: Prefix, resource: string | { name: string }) =>
 export const commandTopic = (cfg: Prefix, name: string) => `${cfg.topicPrefix}command.${name}`
 export const dlqTopic = (cfg: Prefix, processor: ProcessorName) => `${cfg.topicPrefix}dlq.${processor}`
 export const groupId = (cfg: Prefix, processor: ProcessorName) => `${cfg.topicPrefix}${processor}`
+export const watermarkTopic = (cfg: Prefix) => `${cfg.topicPrefix}watermarks`
 export const valueSubject = (topic: string) => `${topic}-value`
 
 /** The resource an entity topic carries, or undefined for any other topic. */
