@@ -22,12 +22,15 @@ import { registerResourceRoutes } from './routes/resources.js'
 import { registerCitationLookup } from './routes/citation-lookup.js'
 import { registerHealth } from './routes/health.js'
 import { registerApiUsage } from './routes/api-usage.js'
+import { registerOpenApi } from './routes/openapi.js'
 import { installThrottles } from './plugins/throttle.js'
 import { memoryUsage, redisUsage } from './plugins/usage.js'
 import { createReadModel, type ReadModel } from './read-model/consumer.js'
 import { createUserDirectory } from './read-model/users.js'
 import { createWatermarks, type Watermarks } from './read-model/watermarks.js'
 import { createListCache } from './engine/list-cache.js'
+import { clickhouseSource, readModelSource } from './engine/source.js'
+import { refColumnsOf } from './read-model/refs.js'
 import { Redis } from 'ioredis'
 import type { Registry } from '../core/registry.js'
 
@@ -82,7 +85,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const serializers = compileSerializers(deps.catalogue, citationOverlays)
   // Lists are cached only where watermarks say when they change.
   const listCache = watermarks ? createListCache(watermarks) : undefined
-  registerResourceRoutes(app, { ...deps, serializers, listCache, overlayDeps: { clusters: ['opinions'] } })
+  // Whole rows (details, list pages, related sets) from the read model; ClickHouse chooses list pages.
+  const source = readModel ? readModelSource(readModel.store, refColumnsOf(deps.catalogue), clickhouseSource(deps.db, deps.catalogue), () => readModel.caughtUp()) : undefined
+  registerResourceRoutes(app, { ...deps, serializers, listCache, overlayDeps: { clusters: ['opinions'] }, source })
+  registerOpenApi(app, { catalogue: deps.catalogue })
   const defaultRate = parseRate(deps.cfg.citationRate)
   registerCitationLookup(app, {
     db: deps.db, catalogue: deps.catalogue, serializer: serializers.get('clusters')!,

@@ -5,15 +5,16 @@
  */
 import type { Admin, Kafka } from 'kafkajs'
 import cliProgress from 'cli-progress'
+import { retryRetriable } from '../core/kafka.js'
 import type { Clock } from '../core/clock.js'
 
 export interface GroupLag { group: string; done: number; total: number }
 
 export async function groupLag(admin: Admin, group: string, topics: string[]): Promise<GroupLag> {
   let done = 0, total = 0
-  const committed = await admin.fetchOffsets({ groupId: group, topics })
+  const committed = await retryRetriable(() => admin.fetchOffsets({ groupId: group, topics }))
   for (const t of committed) {
-    const ends = new Map((await admin.fetchTopicOffsets(t.topic)).map((p) => [p.partition, Number(p.high)]))
+    const ends = new Map((await retryRetriable(() => admin.fetchTopicOffsets(t.topic))).map((p) => [p.partition, Number(p.high)]))
     for (const p of t.partitions) {
       const end = ends.get(p.partition) ?? 0
       const at = Number(p.offset) < 0 ? 0 : Number(p.offset)

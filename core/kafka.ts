@@ -85,3 +85,11 @@ export async function subscribeAll(consumer: Consumer, topics: readonly string[]
     shouldRetry: ({ error }) => (error as Error & { retriable?: boolean }).retriable === true,
   })
 }
+
+/** Runs a broker call again while the broker gives retriable answers (leaders moving, a topic just made). */
+export function retryRetriable<T>(fn: () => Promise<T>): Promise<T> {
+  return pRetry(fn, {
+    retries: 8, minTimeout: 100, factor: 2, maxTimeout: 2_000,
+    shouldRetry: ({ error }) => (error as Error & { retriable?: boolean }).retriable === true,
+  })
+}

@@ -41,15 +41,30 @@ export function normalizeTimestamp(v: string): string | undefined {
   return `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}T${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}${frac}+00:00`
 }
 
+const ISO = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:?\d{2})?$/
+
 /**
- * ClickHouse's ISO output ends in Z and always has six fraction digits; the API writes a numeric
- * offset and, like the reference, a fraction only when it is not zero.
+ * A timestamp as the API writes it, whatever form it was stored in (ClickHouse's `…000000Z`, a
+ * connector's `+05:30` offset, a fraction of any length): UTC with a numeric offset and, like the
+ * reference, six fraction digits when the fraction is not zero and none when it is.
  */
 export function formatDatetime(v: unknown): unknown {
   if (typeof v !== 'string') return v
-  let s = v.includes('T') ? v : v.replace(' ', 'T')
-  if (s.endsWith('Z')) s = `${s.slice(0, -1)}+00:00`
-  return s.replace(/\.0+(?=[+-]\d{2}:\d{2}$)/, '')
+  const m = ISO.exec(v)
+  if (!m) return v
+  let [, Y, Mo, D, h, mi, s] = m
+  const frac = (m[7] ?? '').padEnd(6, '0').slice(0, 6)
+  const off = m[8]
+  if (off && off !== 'Z' && !/^[+-]00:?00$/.test(off)) {
+    const sign = off[0] === '-' ? -1 : 1
+    const minutes = sign * (Number(off.slice(1, 3)) * 60 + Number(off.slice(-2)))
+    const d = new Date(0)
+    d.setUTCFullYear(+Y, +Mo - 1, +D)
+    d.setUTCHours(+h, +mi - minutes, +s, 0)
+    const pad = (n: number, w = 2) => String(n).padStart(w, '0')
+    ;[Y, Mo, D, h, mi, s] = [pad(d.getUTCFullYear(), 4), pad(d.getUTCMonth() + 1), pad(d.getUTCDate()), pad(d.getUTCHours()), pad(d.getUTCMinutes()), pad(d.getUTCSeconds())]
+  }
+  return `${Y}-${Mo}-${D}T${h}:${mi}:${s}${/^0*$/.test(frac) ? '' : `.${frac}`}+00:00`
 }
 
 export const INT_TEXT = /^-?\d+$/

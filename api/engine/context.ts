@@ -1,6 +1,7 @@
 import type { Db } from '../../core/clickhouse.js'
 import type { Catalogue } from '../../schemas/catalogue/index.js'
 import type { ApiUser } from '../read-model/users.js'
+import { clickhouseSource, type RowSource } from './source.js'
 
 /** What the engines need for one request: where rows live and how to write absolute URLs. */
 export interface RequestContext {
@@ -11,6 +12,17 @@ export interface RequestContext {
   version: 'v3' | 'v4'
   /** The caller, for resources that show each user only their own rows. */
   user?: ApiUser | null
+  /** Where whole rows are read from: the read model; ClickHouse when not given. */
+  source?: RowSource
+}
+
+const fallbackSources = new WeakMap<Db, RowSource>()
+/** The context's row source, or ClickHouse (one per client). */
+export function sourceOf(ctx: RequestContext): RowSource {
+  if (ctx.source) return ctx.source
+  let s = fallbackSources.get(ctx.db)
+  if (!s) { s = clickhouseSource(ctx.db, ctx.catalogue); fallbackSources.set(ctx.db, s) }
+  return s
 }
 
 const paths = new WeakMap<Catalogue, Map<string, string>>()

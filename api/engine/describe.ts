@@ -37,7 +37,7 @@ export function describeActions(cat: Catalogue, r: ResourceDef, depth = 0, only?
   const out: Record<string, FieldAction> = {}
   const entries = only ? only.map((n) => [n, r.fields[n]] as const) : Object.entries(r.fields)
   for (const [name, d] of entries) {
-    if (d.hidden) continue
+    if (d.hidden || d.unlisted) continue
     const a: FieldAction = { type: actionType(d), required: !!d.required, read_only: !!d.readOnly, label: d.label ?? labelOf(name) }
     if (d.help) a.help_text = d.help
     if (d.maxLength !== undefined) a.max_length = d.maxLength

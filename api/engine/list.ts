@@ -7,12 +7,12 @@ import { sql, ident, join, type Sql } from '../../core/sql.js'
 import { LdsError, FieldErrors } from '../../core/errors.js'
 import type { ResourceDef } from '../../schemas/define.js'
 import type { Catalogue } from '../../schemas/catalogue/index.js'
-import type { RequestContext } from './context.js'
+import { sourceOf, type RequestContext } from './context.js'
 import { compileFilters } from './filters.js'
 import { compileOrdering, isCursorOrdering, type Ordering } from './ordering.js'
 import { decodeCursor, encodeCursor, type Cursor } from './cursor.js'
 import { compileFieldSelection } from './fields.js'
-import { fetchByKeys, selectColumns, tableRef, type Row } from './fetch.js'
+import { tableRef, type Row } from './fetch.js'
 import type { Serializer } from './serialize.js'
 
 export const MAX_PAGES = 100
@@ -67,6 +67,18 @@ export function compileReader(cat: Catalogue, r: ResourceDef, serializer: Serial
     return join(terms.map((t) => sql`${ident(t.field)} ${(t.desc !== flip) ? sql`DESC` : sql`ASC`}`), ', ')
   }
 
+  /** A page's rows are chosen by ClickHouse reading only the key and the ordering columns… */
+  function pageColumns(o: Ordering): Sql {
+    return join([...new Set([r.key, ...o.terms.map((t) => t.field)])].map((c) => sql`${ident(c)}`), ', ')
+  }
+
+  /** …and read whole from the row source (the read model), in the page's order. */
+  async function rowsOf(picked: Row[], ctx: RequestContext): Promise<Row[]> {
+    const rows = await sourceOf(ctx).byKeys(r, picked.map((p) => p[r.key]))
+    const byKey = new Map(rows.map((row) => [String(row[r.key]), row]))
+    return picked.map((p) => byKey.get(String(p[r.key]))).filter((x): x is Row => x !== undefined)
+  }
+
   async function render(rows: Row[], req: ListRequest, ctx: RequestContext) {
     const objs = await serializer(rows, ctx)
     const select = compileFieldSelection({
@@ -94,8 +106,9 @@ export function compileReader(cat: Catalogue, r: ResourceDef, serializer: Serial
     }
     if (page > MAX_PAGES) throw new LdsError('LDS_ERR_INVALID_PAGE', { detail: 'Invalid page: Deep API pagination is not allowed. Please review API documentation.' })
     if (page < 1 || (page > lastPage)) throw new LdsError('LDS_ERR_INVALID_PAGE', { detail: 'Invalid page.' })
-    const rows = await ctx.db.query<Row>(sql`SELECT ${selectColumns(ctx, r)} FROM ${tableRef(ctx, r)} FINAL ${where}
+    const picked = await ctx.db.query<Row>(sql`SELECT ${pageColumns(o)} FROM ${tableRef(ctx, r)} FINAL ${where}
       ORDER BY ${orderSql(o)} LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`)
+    const rows = await rowsOf(picked, ctx)
     const hasNext = page < lastPage && page < MAX_PAGES
     return {
       count: total,
@@ -120,11 +133,13 @@ export function compileReader(cat: Catalogue, r: ResourceDef, serializer: Serial
     }
     const baseWhere = where
     const fullWhere = conds.length ? (isEmpty(baseWhere) ? sql`WHERE ${join(conds, ' AND ')}` : sql`${baseWhere} AND ${join(conds, ' AND ')}`) : baseWhere
-    let rows = await ctx.db.query<Row>(sql`SELECT ${selectColumns(ctx, r)} FROM ${tableRef(ctx, r)} FINAL ${fullWhere}
+    let rows = await ctx.db.query<Row>(sql`SELECT ${pageColumns(o)} FROM ${tableRef(ctx, r)} FINAL ${fullWhere}
       ORDER BY ${orderSql(o, cursor.reverse)} LIMIT ${pageSize + 1} OFFSET ${cursor.offset}`)
     const more = rows.length > pageSize
     rows = rows.slice(0, pageSize)
     if (cursor.reverse) rows.reverse()
+    // Boundaries come from the ordering values ClickHouse returned; the objects from the source.
+    const full = await rowsOf(rows, ctx)
     const hasNext = cursor.reverse ? true : more
     const hasPrevious = cursor.reverse ? more : cursor.position !== null
     const posOf = (row: Row) => String(row[term.field])
@@ -146,7 +161,7 @@ export function compileReader(cat: Catalogue, r: ResourceDef, serializer: Serial
     return {
       count: withParams(req.url, { count: 'on', cursor: null, page: null }),
       next, previous,
-      results: await render(rows, req, ctx),
+      results: await render(full, req, ctx),
     }
   }
 
@@ -167,7 +182,7 @@ export function compileReader(cat: Catalogue, r: ResourceDef, serializer: Serial
     },
     async detail(id, req, ctx) {
       if (r.keyKind === 'int' && !/^\d+$/.test(id)) throw new LdsError('LDS_ERR_NOT_FOUND')
-      const [row] = await fetchByKeys(ctx, r, [id])
+      const [row] = await sourceOf(ctx).byKeys(r, [r.keyKind === 'int' ? Number(id) : id], { point: true })
       if (!row || !visible(row, ctx)) throw new LdsError('LDS_ERR_NOT_FOUND', { detail: `No ${r.model} matches the given query.` })
       const [obj] = await render([row], req, ctx)
       return obj

@@ -13,7 +13,7 @@ import type { Config } from '../../core/config.js'
 import type { Logger } from '../../core/logger.js'
 import type { Registry } from '../../core/registry.js'
 import { CoPartitionedAssigner } from '../../core/kafka-assigner.js'
-import { subscribeAll } from '../../core/kafka.js'
+import { subscribeAll, retryRetriable } from '../../core/kafka.js'
 import type { Catalogue } from '../../schemas/catalogue/index.js'
 import { entityTopic, resourceOfTopic, createDecoder, validateEntityEvent } from '../../schemas/events/index.js'
 import { openReadStore, type ReadStore, type AppliedEvent } from './store.js'
@@ -25,7 +25,7 @@ export interface ReadModel {
   stop(): Promise<void>
   /** Resolves once the event at `offset` of this entity-topic partition is in the store; false on timeout. */
   waitUntilApplied(topic: string, partition: number, offset: string, timeoutMs: number): Promise<boolean>
-  /** True once every assigned partition has been read up to its end at least once. */
+  /** True once the store holds everything the topics held when this process started. */
   caughtUp(): boolean
 }
 
@@ -44,13 +44,24 @@ export function createReadModel(deps: ReadModelDeps, opts: { path?: string } = {
   const decode = createDecoder(deps.registry)
   const keyFieldOf = new Map(cat.resources.map((r) => [r.name, r.key]))
   let consumer: Consumer | undefined
-  const behind = new Map<string, boolean>()
+  /** End offsets at start: the read model has caught up once the store reaches all of them. */
+  let targets: { topic: string; partition: number; offset: bigint }[] | undefined
+  let caughtUpOnce = false
   const waiters = new Set<() => void>()
   const wake = () => { for (const w of [...waiters]) w() }
 
   return {
     store,
     async start() {
+      const admin = deps.kafka.admin()
+      await admin.connect()
+      try {
+        targets = []
+        for (const r of cat.resources) {
+          const topic = entityTopic(cfg, r)
+          for (const p of await retryRetriable(() => admin.fetchTopicOffsets(topic))) targets.push({ topic, partition: p.partition, offset: BigInt(p.high) })
+        }
+      } finally { await admin.disconnect() }
       consumer = deps.kafka.consumer({
         groupId: `${cfg.topicPrefix}read-model.${store.storeId}`, partitionAssigners: [CoPartitionedAssigner],
         sessionTimeout: 30_000, heartbeatInterval: 3_000, maxWaitTimeInMs: 50, maxBytesPerPartition: 8 * 1024 * 1024,
@@ -74,7 +85,6 @@ export function createReadModel(deps: ReadModelDeps, opts: { path?: string } = {
           await store.apply(events, [{ topic: batch.topic, partition: batch.partition, offset: next }])
           resolveOffset(batch.lastOffset())
           await consumer!.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: next }])
-          behind.set(`${batch.topic}/${batch.partition}`, BigInt(batch.highWatermark) > BigInt(next))
           wake()
           await heartbeat()
         },
@@ -98,6 +108,11 @@ export function createReadModel(deps: ReadModelDeps, opts: { path?: string } = {
         waiters.add(check)
       })
     },
-    caughtUp: () => [...behind.values()].every((b) => !b),
+    caughtUp() {
+      if (caughtUpOnce) return true
+      if (!targets) return false
+      caughtUpOnce = targets.every((t) => t.offset === 0n || BigInt(store.offset(t.topic, t.partition) ?? '0') >= t.offset)
+      return caughtUpOnce
+    },
   }
 }

@@ -5,6 +5,7 @@
 import type { FastifyInstance, FastifyRequest, FastifyReply } from 'fastify'
 import type { ResourceDef } from '../../schemas/define.js'
 import { listKey, type ListCache } from '../engine/list-cache.js'
+import type { RowSource } from '../engine/source.js'
 import { serializedFrom, filteredThrough } from '../engine/dependencies.js'
 import type { Db } from '../../core/clickhouse.js'
 import type { Catalogue } from '../../schemas/catalogue/index.js'
@@ -34,7 +35,7 @@ function viewerOf(r: ResourceDef, req: FastifyRequest): string {
   return r.access === 'authenticated' ? 'auth' : 'public'
 }
 
-export function registerResourceRoutes(app: FastifyInstance, deps: { db: Db; catalogue: Catalogue; serializers: Map<string, Serializer>; listCache?: ListCache; overlayDeps?: Record<string, readonly string[]> }): void {
+export function registerResourceRoutes(app: FastifyInstance, deps: { db: Db; catalogue: Catalogue; serializers: Map<string, Serializer>; listCache?: ListCache; overlayDeps?: Record<string, readonly string[]>; source?: RowSource }): void {
   const { catalogue: cat, db, serializers, listCache } = deps
   for (const r of cat.resources.filter((x) => x.api)) {
     const reader = compileReader(cat, r, serializers.get(r.name)!, db.database)
@@ -55,7 +56,7 @@ export function registerResourceRoutes(app: FastifyInstance, deps: { db: Db; cat
       return json
     }
     for (const version of VERSIONS) {
-      const ctxOf = (req: FastifyRequest): RequestContext => ({ db, catalogue: cat, origin: requestOrigin(req), version, user: req.user })
+      const ctxOf = (req: FastifyRequest): RequestContext => ({ db, catalogue: cat, origin: requestOrigin(req), version, user: req.user, source: deps.source })
       const base = `/api/rest/${version}/${r.path ?? r.name}/`
       const config = { resource: r.name, auth: r.access === 'authenticated' || r.access === 'owner' ? 'required' as const : 'public' as const }
       app.get(base, { config: { ...config, describe: () => describe('List') } }, async (req, reply) => cachedList(req, reply, ctxOf(req)))
