@@ -177,7 +177,10 @@ export function compileReader(cat: Catalogue, r: ResourceDef, serializer: Serial
       const where = whereOf(req.params, ctx)
       if (ctx.version === 'v4' && first(req.params, 'count') === 'on') return { count: await count(where, ctx) }
       const o = ordering(first(req.params, 'order_by'))
-      if (ctx.version === 'v4' && isCursorOrdering(r, o)) return cursorMode(req, ctx, where, o)
+      // An order_by the resource does not offer is ignored for the default ordering, and then (as in
+      // the reference) the answer pages by number even where the default would page by cursor.
+      const refused = !o.explicit && !!first(req.params, 'order_by')
+      if (ctx.version === 'v4' && !refused && isCursorOrdering(r, o)) return cursorMode(req, ctx, where, o)
       return pageMode(req, ctx, where, o)
     },
     async detail(id, req, ctx) {

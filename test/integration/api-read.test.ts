@@ -86,6 +86,9 @@ t.test('read API', async (t) => {
 
   t.test('v4 cursor pagination by default (-id) and by date_created; page ignored; invalid cursor', async (t) => {
     t.equal(typeof (await get('/api/rest/v4/courts/?order_by=-id')).body.count, 'number', 'courts never page by cursor')
+    const ignored = await get('/api/rest/v4/people/?order_by=no_such_field')
+    t.equal(ignored.status, 200, 'an unknown ordering is ignored')
+    t.equal(typeof ignored.body.count, 'number', 'and the answer pages by number, as the reference does')
     const first = await get('/api/rest/v4/people/?fields=id&page=3')
     t.equal(first.body.count, 'http://x.test/api/rest/v4/people/?fields=id&count=on', 'count is a URL in cursor mode')
     t.equal(first.body.results[0].id, 45, 'page is ignored in cursor mode')
