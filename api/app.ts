@@ -16,7 +16,7 @@ import { installAuth } from './plugins/auth.js'
 import { installBodyParsers } from './plugins/body.js'
 import { createCitationThrottle, parseRate } from './plugins/citation-throttle.js'
 import { compileSerializers } from './engine/serialize.js'
-import { citationOverlays } from './plugins/citation-overlays.js'
+import { citationOverlays, OVERLAY_DEPENDENCIES } from './plugins/citation-overlays.js'
 import { registerRoot } from './routes/root.js'
 import { registerResourceRoutes } from './routes/resources.js'
 import { registerCitationLookup } from './routes/citation-lookup.js'
@@ -86,8 +86,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Lists are cached only where watermarks say when they change.
   const listCache = watermarks ? createListCache(watermarks) : undefined
   // Whole rows (details, list pages, related sets) from the read model; ClickHouse chooses list pages.
-  const source = readModel ? readModelSource(readModel.store, refColumnsOf(deps.catalogue), clickhouseSource(deps.db, deps.catalogue), () => readModel.caughtUp()) : undefined
-  registerResourceRoutes(app, { ...deps, serializers, listCache, overlayDeps: { clusters: ['opinions'] }, source })
+  const source = readModel ? readModelSource(readModel.store, refColumnsOf(deps.catalogue), clickhouseSource(deps.db, deps.catalogue), () => readModel.caughtUp(), deps.catalogue) : undefined
+  registerResourceRoutes(app, { ...deps, serializers, listCache, overlayDeps: OVERLAY_DEPENDENCIES, source })
   registerOpenApi(app, { catalogue: deps.catalogue })
   const defaultRate = parseRate(deps.cfg.citationRate)
   registerCitationLookup(app, {

@@ -11,7 +11,7 @@ import { sql, ident } from '../core/sql.js'
 import { infraUp, infraDown } from '../infra/cli.js'
 import { createRuntime, prepare, startProcessors, stopAll, apiDeps, type Stoppable } from './runtime.js'
 import { ingestSample, sampleAlreadyLoaded } from '../connectors/drivers/sample.js'
-import { groupId, entityTopic, PROCESSORS, commandTopic, RELINK } from '../schemas/events/index.js'
+import { groupId, entityTopic, PROCESSORS, commandTopic, RELINK, RECOUNT } from '../schemas/events/index.js'
 import { buildApp } from '../api/app.js'
 import { waitForCatchUp } from './catch-up.js'
 import { onShutdown } from './shutdown.js'
@@ -46,9 +46,9 @@ if (!(await sampleAlreadyLoaded(rt))) {
   log.info({ published: s.published, seconds: s.seconds }, 'sample data published')
 }
 step('applying what the topics hold (tables, citation network)')
-const entityTopics = rt.catalogue.resources.map((r) => entityTopic(cfg, r))
+const entityTopics = rt.catalogue.stored.map((r) => entityTopic(cfg, r))
 await waitForCatchUp(rt.kafka, rt.clock, [
-  { label: 'citation network', group: groupId(cfg, PROCESSORS.citationNetwork), topics: async () => [entityTopic(cfg, 'opinions'), entityTopic(cfg, 'citations'), commandTopic(cfg, RELINK.name)] },
+  { label: 'citation network', group: groupId(cfg, PROCESSORS.citationNetwork), topics: async () => [entityTopic(cfg, 'opinions'), entityTopic(cfg, 'citations'), commandTopic(cfg, RELINK.name), commandTopic(cfg, RECOUNT.name)] },
   { label: 'tables', group: groupId(cfg, PROCESSORS.tableSink), topics: async () => entityTopics },
 ], { progress: process.stderr.isTTY || undefined })
 

@@ -43,6 +43,14 @@ export interface FieldDef {
   hidden?: boolean
   /** One line for OPTIONS and OpenAPI, in our words. */
   help?: string
+  /** fk, m2m, reverse: show the related row's raw id (an integer) instead of a link. */
+  asId?: boolean
+  /** reverse: one link (or null) instead of a list, for a one-to-one link held by the other side. */
+  single?: boolean
+  /** nested, embedded fk: the fields of the related resource shown, in this order (default: all it shows). */
+  only?: readonly string[]
+  /** Shown in responses but left out of OPTIONS actions, as the reference's metadata leaves it out. */
+  unlisted?: boolean
 }
 
 export type InputType = 'slug' | 'url' | 'email' | 'file upload' | 'decimal' | 'json' | 'list' | 'field' | 'integer' | 'string' | 'float' | 'boolean' | 'date' | 'datetime' | 'time' | 'choice' | 'multiple choice' | 'nested object'
@@ -58,7 +66,11 @@ export interface FilterDef {
   /** A multiple-choice filter accepts several values (repeated or comma-separated). */
   multiple?: boolean
   /** The filter class OPTIONS shows, where the field kind does not decide it (choice fields). */
-  type?: 'ChoiceFilter' | 'ModelChoiceFilter'
+  type?: 'ChoiceFilter' | 'ModelChoiceFilter' | 'DateFromToRangeFilter'
+  /** Choices OPTIONS lists for this filter, where they differ from the field's (grouped or extra values). */
+  choices?: readonly Choice[]
+  /** A true/false switch that shapes nested lists instead of selecting rows (no column; OPTIONS shows a BooleanFilter). */
+  flag?: boolean
 }
 
 /**
@@ -116,7 +128,7 @@ export function defineResource<R extends Omit<ResourceDef, 'key' | 'api' | 'curs
 }
 
 const N = { nullable: true } as const
-type Opts = Partial<Pick<FieldDef, 'nullable' | 'choices' | 'maxLength' | 'minValue' | 'maxValue' | 'readOnly' | 'required' | 'label' | 'input' | 'writeOnly' | 'hidden' | 'help'>>
+type Opts = Partial<Pick<FieldDef, 'nullable' | 'choices' | 'maxLength' | 'minValue' | 'maxValue' | 'readOnly' | 'required' | 'label' | 'input' | 'writeOnly' | 'hidden' | 'help' | 'asId' | 'single' | 'only' | 'unlisted'>>
 
 /** Field constructors: `t.date(N)` is a nullable date. */
 export const t = {
@@ -138,7 +150,7 @@ export const t = {
   reverse: (target: string, via: string, o: { from?: string; pick?: string } & Opts = {}): FieldDef => ({ kind: 'reverse', target, via, readOnly: true, ...o }),
   /** A list of full objects of `target` whose `via` column points at this row. */
   nested: (target: string, via: string, o: Opts = {}): FieldDef => ({ kind: 'nested', target, via, readOnly: true, ...o }),
-  uri: (): FieldDef => ({ kind: 'uri', readOnly: true }),
+  uri: (o: Opts = {}): FieldDef => ({ kind: 'uri', readOnly: true, ...o }),
   const: (value: unknown): FieldDef => ({ kind: 'const', value, readOnly: true }),
 }
 export { N }
@@ -159,6 +171,8 @@ export const f = {
   choice: (...lookups: Lookup[]): FilterDef => ({ lookups: lookups.length ? lookups : ['exact'], type: 'ChoiceFilter' }),
   /** Exact match on a foreign key's id, without opening the related resource's filters. */
   model: (fkColumn: string): FilterDef => ({ lookups: ['exact'], field: fkColumn, type: 'ModelChoiceFilter' }),
+  /** A true/false switch with no column (see FilterDef.flag). */
+  flag: { lookups: LOOKUPS.BOOL, flag: true } as FilterDef,
 }
 
 /** Filters every timestamped resource shares. */

@@ -129,7 +129,8 @@ export const KINDS: Record<StoredKind, KindSpec> = {
     sqlValue: bound,
     coerce: (v) => { if (typeof v !== 'string' || (v !== '' && normalizeDate(v) === undefined)) throw new InvalidValue(`must be a date (YYYY-MM-DD), got ${show(v)}`); return v },
     fromText: (t) => { const d = normalizeDate(t); if (d === undefined) throw new InvalidValue(`invalid date: ${show(t)}`); return d },
-    render: same, schema: { type: 'string', format: 'date' },
+    // A date a record left out is stored empty and shown as null: "" is not a date.
+    render: (v) => (v === '' || v === undefined ? null : v), schema: { type: ['string', 'null'], format: 'date' },
   },
   datetime: {
     ch: "DateTime64(6, 'UTC')", avro: 'string', label: 'datetime', filterClass: 'IsoDateTimeFilter', lookups: LOOKUPS.DATETIME, nullableColumn: true,
@@ -142,7 +143,9 @@ export const KINDS: Record<StoredKind, KindSpec> = {
   },
   time: {
     ...STRING, label: 'time', filterClass: 'TimeFilter', lookups: LOOKUPS.INT,
-    schema: { type: 'string', format: 'time' },
+    render: (v) => (v === '' || v === undefined ? null : v),
+    // A time of day as written (HH:MM[:SS[.ffffff]]), without the offset JSON Schema's `time` format requires.
+    schema: { type: ['string', 'null'], pattern: '^\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?$' },
   },
   json: {
     ch: 'String', avro: 'string', label: 'nested object', filterClass: 'CharFilter', lookups: LOOKUPS.EXACT, nullableColumn: true, empty: '',

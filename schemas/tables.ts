@@ -21,9 +21,19 @@ export function resourceTable(cat: Catalogue, r: ResourceDef): TableDef {
   return { name: r.table, columns: columnsOf(cat, r), engine: REPLACING, orderBy: [r.key] }
 }
 
-/** Catalogue tables first (in catalogue order), then the processors' own. */
+/**
+ * Catalogue tables first (in catalogue order), then the processors' own. A resource that is a
+ * view of another's table (archive-query over archive_documents) declares no table of its own.
+ */
 export function allTables(cat: Catalogue): TableDef[] {
-  return [...cat.resources.map((r) => resourceTable(cat, r)), ...INTERNAL_TABLES]
+  const seen = new Set<string>()
+  const out: TableDef[] = []
+  for (const r of cat.resources) {
+    if (seen.has(r.table)) continue
+    seen.add(r.table)
+    out.push(resourceTable(cat, r))
+  }
+  return [...out, ...INTERNAL_TABLES]
 }
 
 export function toCreateTable(t: TableDef, database: string): string {

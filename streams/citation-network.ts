@@ -27,28 +27,29 @@ import type { Registry } from '../core/registry.js'
 import type { Clock } from '../core/clock.js'
 import { systemClock } from '../core/clock.js'
 import { sql, ident } from '../core/sql.js'
-import { ensureTopics, plainTopic, idempotentProducer } from '../core/kafka.js'
+import { ensureTopics, plainTopic, idempotentProducer, retryRetriable } from '../core/kafka.js'
 import { extractCitations, type FoundCitation } from '../domain/citations/index.js'
 import { resolveCitations, clustersFor, citeKey, type CiteKey } from '../domain/citations/resolve.js'
 import { buildEdges, linkCitations, sourceText, textHash, type ResolvedCite } from '../domain/citations/links.js'
 import type { Catalogue } from '../schemas/catalogue/index.js'
-import { CITATION_STATE, CITATION_INDEX, CITATION_WAITING, citationRowsLoader } from '../schemas/internal/citation-network.js'
+import { CITATION_STATE, CITATION_INDEX, CITATION_WAITING, CITATION_CITED, citationRowsLoader } from '../schemas/internal/citation-network.js'
 import {
   entityTopic, dlqTopic, groupId, PROCESSORS, createDecoder, validateEntityEvent, createVersioner, createCommandCodec,
-  RELINK, type EntityEvent, type RelinkCommand, type CommandCodec,
+  RELINK, RECOUNT, type EntityEvent, type RelinkCommand, type RecountCommand, type CommandCodec,
 } from '../schemas/events/index.js'
 import type { Publisher } from '../connectors/publisher.js'
 import { startStream, type StreamDef } from './runner.js'
 
-interface StateRow { opinion_id: number; source_version: number; text_hash: string; edge_ids: number[]; unresolved: string[] }
+interface StateRow { opinion_id: number; source_version: number; text_hash: string; edge_ids: number[]; cited_cluster_ids: number[]; unresolved: string[] }
 
 export type NetEvent =
   | { kind: 'opinion'; event: EntityEvent }
   | { kind: 'citation'; event: EntityEvent }
   | { kind: 'relink'; command: RelinkCommand }
+  | { kind: 'recount'; command: RecountCommand }
 
-/** Where relink commands go: the command topic in production, a list in unit tests. */
-export interface RelinkSender { send(commands: RelinkCommand[]): Promise<void> }
+/** Where the network's commands go: the command topics in production, lists in unit tests. */
+export interface RelinkSender { send(commands: RelinkCommand[]): Promise<void>; recount?(commands: RecountCommand[]): Promise<void> }
 
 export interface NetworkStats { processed: number; relinked: number; deferred: number }
 
@@ -57,7 +58,7 @@ const DEFER_PAUSE_MS = 500
 
 export function citationNetworkDef(deps: {
   cfg: Config; db: Db; registry: Registry; catalogue: Catalogue; publisher: Publisher; log: Logger
-  relink: RelinkSender; relinkCodec?: CommandCodec<RelinkCommand>; clock?: Clock
+  relink: RelinkSender; relinkCodec?: CommandCodec<RelinkCommand>; recountCodec?: CommandCodec<RecountCommand>; clock?: Clock
 }): StreamDef<NetEvent, NetEvent[]> & { stats: NetworkStats } {
   const { cfg, db, publisher, log } = deps
   const clock = deps.clock ?? systemClock()
@@ -71,8 +72,8 @@ export function citationNetworkDef(deps: {
 
   async function loadStates(ids: number[]): Promise<Map<number, StateRow>> {
     const rows = await db.withKeys<StateRow>(ids, 'Int64', (k) => sql`
-      SELECT opinion_id, source_version, text_hash, edge_ids, unresolved FROM ${table(CITATION_STATE)} FINAL WHERE opinion_id IN ${k}`)
-    return new Map(rows.map((r) => [Number(r.opinion_id), { ...r, opinion_id: Number(r.opinion_id), source_version: Number(r.source_version), edge_ids: r.edge_ids.map(Number) }]))
+      SELECT opinion_id, source_version, text_hash, edge_ids, cited_cluster_ids, unresolved FROM ${table(CITATION_STATE)} FINAL WHERE opinion_id IN ${k}`)
+    return new Map(rows.map((r) => [Number(r.opinion_id), { ...r, opinion_id: Number(r.opinion_id), source_version: Number(r.source_version), edge_ids: r.edge_ids.map(Number), cited_cluster_ids: r.cited_cluster_ids.map(Number) }]))
   }
 
   /** Opinions waiting on one of these citation keys. */
@@ -123,9 +124,11 @@ export function citationNetworkDef(deps: {
     const newKeys = new Set<string>()
     const opinions = new Map<number, EntityEvent>()
     const relinkIds = new Set<number>()
+    const recounts = new Set<number>()
     for (const e of events) {
       if (e.kind === 'opinion') opinions.set(Number(e.event.key), e.event)
       else if (e.kind === 'relink') relinkIds.add(e.command.opinion_id)
+      else if (e.kind === 'recount') recounts.add(e.command.cluster_id)
       else if (e.event.op === 'upsert' && e.event.entity) {
         const c = e.event.entity
         indexRows.push({ id: c.id, cluster_id: c.cluster_id, volume: c.volume, reporter: c.reporter, page: c.page, _version: e.event.version, _deleted: 0 })
@@ -161,6 +164,16 @@ export function citationNetworkDef(deps: {
       stats.relinked += relinks.length
       await deps.relink.send(relinks)
     }
+    if (recounts.size) await recount([...recounts])
+  }
+
+  /** Publishes the number of opinions citing each of these clusters (this instance owns them). */
+  async function recount(clusterIds: number[]): Promise<void> {
+    const rows = await db.withKeys<{ cluster_id: number; n: number }>(clusterIds, 'Int64', (k) => sql`
+      SELECT cluster_id, count() AS n FROM ${table(CITATION_CITED)} FINAL WHERE cluster_id IN ${k} GROUP BY cluster_id`)
+    const counts = new Map(rows.map((r) => [Number(r.cluster_id), Number(r.n)]))
+    for (const id of clusterIds) await publisher.upsert('citation-counts', { id, citation_count: counts.get(id) ?? 0 })
+    await publisher.flush()
   }
 
   /** Links these opinions; returns the relinks their arrival calls for. */
@@ -193,6 +206,15 @@ export function citationNetworkDef(deps: {
     // Edges out (old ones this opinion no longer makes are deleted), then state, then commit.
     const stateRows: Record<string, unknown>[] = []
     const waitingRows: Record<string, unknown>[] = []
+    const citedRows: Record<string, unknown>[] = []
+    const changedClusters = new Set<number>()
+    /** Keeps citation_cited in step with the clusters an opinion cites; notes clusters whose count moves. */
+    const cite = (opinion: number, before: readonly number[], after: readonly number[], v: number) => {
+      const now = new Set(after)
+      for (const c of before) if (!now.has(c)) { citedRows.push({ cluster_id: c, opinion_id: opinion, _version: v, _deleted: 1 }); changedClusters.add(c) }
+      const was = new Set(before)
+      for (const c of after) if (!was.has(c)) { citedRows.push({ cluster_id: c, opinion_id: opinion, _version: v, _deleted: 0 }); changedClusters.add(c) }
+    }
     const stillWaiting = new Map<number, string[]>()
     const v = version()
     for (const w of work) {
@@ -210,20 +232,28 @@ export function citationNetworkDef(deps: {
       for (const k of old) if (!waitingKeys.includes(k)) waitingRows.push({ key: k, opinion_id: w.id, _version: v, _deleted: 1 })
       for (const k of waitingKeys) waitingRows.push({ key: k, opinion_id: w.id, _version: v, _deleted: 0 })
       if (waitingKeys.length) stillWaiting.set(w.id, waitingKeys)
+      const html = linkCitations(w.text, w.html, cites)
+      cite(w.id, states.get(w.id)?.cited_cluster_ids ?? [], citedClusters, v)
       stateRows.push({
         opinion_id: w.id, cluster_id: w.cluster, source_version: w.version, text_hash: w.hash, edge_ids: [...keep], cited_cluster_ids: citedClusters,
-        unresolved: waitingKeys, html_with_citations: linkCitations(w.text, w.html, cites), _version: v, _deleted: 0,
+        unresolved: waitingKeys, html_with_citations: html, _version: v, _deleted: 0,
       })
+      await publisher.upsert('citation-texts', { id: w.id, html_with_citations: html, cited_clusters_ids: citedClusters })
     }
     for (const id of deletes) {
       const state = states.get(id)
       for (const old of state?.edge_ids ?? []) await publisher.delete('opinions-cited', old)
       for (const k of state?.unresolved ?? []) waitingRows.push({ key: k, opinion_id: id, _version: v, _deleted: 1 })
+      cite(id, state?.cited_cluster_ids ?? [], [], v)
       stateRows.push({ opinion_id: id, cluster_id: null, source_version: opinions.get(id)!.version, _version: v, _deleted: 1 })
+      if (state) await publisher.delete('citation-texts', id)
     }
     await publisher.flush()
     await db.insert(CITATION_WAITING, waitingRows)
+    await db.insert(CITATION_CITED, citedRows)
     await db.insert(CITATION_STATE, stateRows)
+    // Counted by the instance that owns each cluster, after this batch's rows are in.
+    if (changedClusters.size) await deps.relink.recount?.([...changedClusters].map((cluster_id) => ({ cluster_id })))
     stats.processed += work.length
     log.debug({ opinions: work.length, deleted: deletes.length }, 'citation network batch applied')
 
@@ -258,15 +288,17 @@ export function citationNetworkDef(deps: {
   }
 
   const relinkTopic = deps.relinkCodec?.topic
+  const recountTopic = deps.recountCodec?.topic
   return {
     name: PROCESSORS.citationNetwork,
     groupId: groupId(cfg, PROCESSORS.citationNetwork),
-    topics: [opinionsTopic, citationsTopic, ...(relinkTopic ? [relinkTopic] : [])],
+    topics: [opinionsTopic, citationsTopic, ...(relinkTopic ? [relinkTopic] : []), ...(recountTopic ? [recountTopic] : [])],
     dlqTopic: dlqTopic(cfg, PROCESSORS.citationNetwork),
     fetchBytes: cfg.sinkFetchBytes,
     stats,
     async decode(m) {
       if (m.topic === relinkTopic) return { kind: 'relink', command: await deps.relinkCodec!.decode(m.message.value) }
+      if (m.topic === recountTopic) return { kind: 'recount', command: await deps.recountCodec!.decode(m.message.value) }
       const event = validateEntityEvent(await decode(m.message.value), 'id')
       return { kind: m.topic === opinionsTopic ? 'opinion' : 'citation', event }
     },
@@ -275,31 +307,29 @@ export function citationNetworkDef(deps: {
   }
 }
 
-/** The relink command topic, with as many partitions as the opinions topic (co-partitioned). */
-async function relinkChannel(deps: { cfg: Config; kafka: Kafka; registry: Registry }): Promise<{ codec: CommandCodec<RelinkCommand>; producer: Producer; sender: RelinkSender }> {
-  const codec = await createCommandCodec(deps.cfg, deps.registry, RELINK)
+/** The command topics (relink, recount), with as many partitions as the opinions topic (co-partitioned). */
+async function commandChannel(deps: { cfg: Config; kafka: Kafka; registry: Registry }) {
+  const relink = await createCommandCodec(deps.cfg, deps.registry, RELINK)
+  const recount = await createCommandCodec(deps.cfg, deps.registry, RECOUNT)
   const admin = deps.kafka.admin()
   await admin.connect()
   try {
-    const meta = await admin.fetchTopicMetadata({ topics: [entityTopic(deps.cfg, 'opinions')] })
+    const meta = await retryRetriable(() => admin.fetchTopicMetadata({ topics: [entityTopic(deps.cfg, 'opinions')] }))
     const partitions = meta.topics[0]?.partitions.length || deps.cfg.partitions
-    await ensureTopics(admin, [plainTopic(codec.topic, partitions, 7 * 24 * 3600_000)])
+    await ensureTopics(admin, [relink.topic, recount.topic].map((t) => plainTopic(t, partitions, 7 * 24 * 3600_000)))
   } finally { await admin.disconnect() }
-  const producer = idempotentProducer(deps.kafka)
+  const producer: Producer = idempotentProducer(deps.kafka)
   await producer.connect()
-  return {
-    codec, producer,
-    sender: {
-      async send(commands) {
-        await producer.send({ topic: codec.topic, acks: -1, messages: commands.map((c) => ({ key: RELINK.key(c), value: codec.encode(c) })) })
-      },
-    },
+  const sender: RelinkSender = {
+    async send(commands) { await producer.send({ topic: relink.topic, acks: -1, messages: commands.map((c) => ({ key: RELINK.key(c), value: relink.encode(c) })) }) },
+    async recount(commands) { await producer.send({ topic: recount.topic, acks: -1, messages: commands.map((c) => ({ key: RECOUNT.key(c), value: recount.encode(c) })) }) },
   }
+  return { relink, recount, producer, sender }
 }
 
 export async function startCitationNetwork(deps: { cfg: Config; db: Db; registry: Registry; catalogue: Catalogue; kafka: Kafka; log: Logger; publisher: Publisher; clock?: Clock }) {
-  const channel = await relinkChannel(deps)
-  const stream = await startStream(citationNetworkDef({ ...deps, relink: channel.sender, relinkCodec: channel.codec }), deps)
+  const channel = await commandChannel(deps)
+  const stream = await startStream(citationNetworkDef({ ...deps, relink: channel.sender, relinkCodec: channel.relink, recountCodec: channel.recount }), deps)
   return {
     consumer: stream.consumer,
     async stop() {

@@ -38,13 +38,15 @@ export function clickhouseSource(db: Db, cat: Catalogue): RowSource {
   }
 }
 
-export function readModelSource(store: ReadStore, indexed: ReadonlyMap<string, readonly string[]>, fallback: RowSource, caughtUp: () => boolean): RowSource {
+export function readModelSource(store: ReadStore, indexed: ReadonlyMap<string, readonly string[]>, fallback: RowSource, caughtUp: () => boolean, cat?: Catalogue): RowSource {
+  /** Views read the rows of the resource whose table they share. */
+  const storage = (r: ResourceDef) => (cat ? cat.storageOf(r).name : r.name)
   return {
     async byKeys(r, keys, opts = {}) {
       const out: Row[] = []
       const missing: unknown[] = []
       for (const k of keys) {
-        const row = store.get(r.name, k as string | number)
+        const row = store.get(storage(r), k as string | number)
         if (row) out.push(row)
         else missing.push(k)
       }
@@ -52,11 +54,11 @@ export function readModelSource(store: ReadStore, indexed: ReadonlyMap<string, r
       return out
     },
     async byColumn(r, column, values) {
-      if (!indexed.get(r.name)?.includes(column)) return fallback.byColumn(r, column, values)
+      if (!indexed.get(storage(r))?.includes(column)) return fallback.byColumn(r, column, values)
       const out: Row[] = []
       for (const v of values) {
-        for (const k of store.keysWhere(r.name, column, v)) {
-          const row = store.get(r.name, k)
+        for (const k of store.keysWhere(storage(r), column, v)) {
+          const row = store.get(storage(r), k)
           if (row) out.push(row)
         }
       }

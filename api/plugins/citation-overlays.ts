@@ -1,30 +1,28 @@
 /**
- * What the citation network derives, shown on the resources it belongs to:
- *  - opinions.html_with_citations: the linked text the processor generated, when it has one;
- *  - clusters.citation_count: citing opinions that uniquely resolved to the cluster, or the
+ * What the citation network derives, shown on the resources it belongs to, read from the row
+ * source like any related row (the read model, else ClickHouse):
+ *  - opinions.html_with_citations: the linked text the network made (citation-texts), when it has one;
+ *  - clusters.citation_count: the opinions citing the cluster unambiguously (citation-counts), or the
  *    stored count (from bulk data, which covers the whole corpus) when that is higher.
- * Filtering and ordering by citation_count still use the stored column.
+ * Filtering and ordering by citation_count use the stored column.
  */
-import { sql, ident } from '../../core/sql.js'
 import type { Overlay } from '../engine/serialize.js'
+import { sourceOf } from '../engine/context.js'
 
-const STATE = 'citation_state'
+/** The derived resources each overlay reads, for list-cache invalidation. */
+export const OVERLAY_DEPENDENCIES: Record<string, readonly string[]> = { opinions: ['citation-texts'], clusters: ['citation-counts'] }
 
 export const citationOverlays: Record<string, Overlay> = {
   async opinions(objs, rows, ctx) {
-    if (!objs.some((o) => 'html_with_citations' in o)) return
-    const ids = rows.map((r) => Number(r.id))
-    const found = await ctx.db.query<{ opinion_id: number; html_with_citations: string }>(sql`
-      SELECT opinion_id, html_with_citations FROM ${ident(ctx.db.database)}.${ident(STATE)} FINAL WHERE opinion_id IN ${ids}`)
-    const byId = new Map(found.map((f) => [Number(f.opinion_id), f.html_with_citations]))
-    objs.forEach((o, i) => { const html = byId.get(ids[i]); if (html) o.html_with_citations = html })
+    if (!objs.some((o) => 'html_with_citations' in o) || !ctx.catalogue.has('citation-texts')) return
+    const found = await sourceOf(ctx).byKeys(ctx.catalogue.get('citation-texts'), rows.map((r) => Number(r.id)))
+    const byId = new Map(found.map((f) => [Number(f.id), String(f.html_with_citations ?? '')]))
+    objs.forEach((o, i) => { const html = byId.get(Number(rows[i].id)); if (html) o.html_with_citations = html })
   },
   async clusters(objs, rows, ctx) {
-    const ids = rows.map((r) => Number(r.id))
-    const found = await ctx.db.query<{ c: number; n: number }>(sql`
-      SELECT c, count() AS n FROM ${ident(ctx.db.database)}.${ident(STATE)} FINAL ARRAY JOIN cited_cluster_ids AS c
-      WHERE has(cited_cluster_ids, c) AND c IN ${ids} GROUP BY c`)
-    const byId = new Map(found.map((f) => [Number(f.c), Number(f.n)]))
-    objs.forEach((o, i) => { o.citation_count = Math.max(Number(o.citation_count ?? 0), byId.get(ids[i]) ?? 0) })
+    if (!ctx.catalogue.has('citation-counts')) return
+    const found = await sourceOf(ctx).byKeys(ctx.catalogue.get('citation-counts'), rows.map((r) => Number(r.id)))
+    const byId = new Map(found.map((f) => [Number(f.id), Number(f.citation_count)]))
+    objs.forEach((o, i) => { if ('citation_count' in o) o.citation_count = Math.max(Number(o.citation_count ?? 0), byId.get(Number(rows[i].id)) ?? 0) })
   },
 }

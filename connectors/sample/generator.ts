@@ -138,7 +138,7 @@ export function* generateSample(opts: SampleOptions): Generator<SampleRecord> {
     const docketId = next('dockets')
     const [dCreated, dModified] = stamps(filedDay, importDay, SNAPSHOT_DAY, rng)
     yield { resource: 'dockets', record: {
-      id: docketId, court_id: court.id, original_court_info: null, idb_data: null, assigned_to_id: assigned?.person ?? null, referred_to_id: null,
+      id: docketId, court_id: court.id, original_court_info_id: null, idb_data_id: null, assigned_to_id: assigned?.person ?? null, referred_to_id: null,
       date_created: dCreated, date_modified: dModified, source: source === 'C' ? (family === 'district' && rng.chance(0.5) ? 3 : 2) : source === 'R' ? 0 : 16,
       appeal_from_str: appealFrom ? appealFrom.fullName : '', assigned_to_str: assigned ? `${assigned.first} ${assigned.last}` : '', referred_to_str: '',
       panel_str: appellate ? names(panel) : '', date_last_index: null,

@@ -1,4 +1,6 @@
 import { defineResource, t, f, N } from '../define.js'
+import { COURT_JURISDICTION } from './choices.js'
+import { UINT16 } from './limits.js'
 
 export const courts = defineResource({
   name: 'courts', label: 'Court', model: 'Court', plural: 'Courts', table: 'courts', keyKind: 'string',
@@ -6,24 +8,24 @@ export const courts = defineResource({
   ordering: 'position', cursorOrderings: [],
   fields: {
     resource_uri: t.uri(),
-    id: t.string({ maxLength: 15 }),
-    records_court_id: t.int(N),
+    id: t.string({ readOnly: true, input: 'field' }),
+    records_court_id: t.int({ ...UINT16, nullable: true }),
     records_has_rss_feed: t.bool(N),
     records_rss_entry_types: t.string(),
     date_last_records_contact: t.datetime(N),
-    fjc_court_id: t.string(),
+    fjc_court_id: t.string({ maxLength: 3 }),
     date_modified: t.modified(),
     in_use: t.bool(),
     has_opinion_scraper: t.bool(),
     has_oral_argument_scraper: t.bool(),
-    position: t.float(),
-    citation_string: t.string(),
-    short_name: t.string(),
-    full_name: t.string(),
-    url: t.string(),
+    position: t.float({ required: true }),
+    citation_string: t.string({ maxLength: 100 }),
+    short_name: t.string({ required: true, maxLength: 100 }),
+    full_name: t.string({ required: true, maxLength: 200 }),
+    url: t.string({ maxLength: 500, input: 'url' }),
     start_date: t.date(N),
     end_date: t.date(N),
-    jurisdiction: t.string(),
+    jurisdiction: t.string({ choices: COURT_JURISDICTION, required: true }),
     parent_court: t.fk('courts', N),
     appeals_to: t.m2m('courts'),
   },

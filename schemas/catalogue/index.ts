@@ -22,11 +22,50 @@ import { sources } from './sources.js'
 import { positions } from './positions.js'
 import { retentionEvents } from './retention-events.js'
 import { users } from './users.js'
+import { originatingCourtInformation } from './originating-court-information.js'
+import { fjcIntegratedDatabase } from './fjc-integrated-database.js'
+import { bankruptcyInformation } from './bankruptcy-information.js'
+import { docketEntries } from './docket-entries.js'
+import { archiveDocuments } from './archive-documents.js'
+import { archiveQuery } from './archive-query.js'
+import { attorneys } from './attorneys.js'
+import { parties } from './parties.js'
+import { attorneyRoles } from './attorney-roles.js'
+import { partyTypes } from './party-types.js'
+import { criminalCounts } from './criminal-counts.js'
+import { criminalComplaints } from './criminal-complaints.js'
+import { clusterRedirections } from './cluster-redirections.js'
+import { tags } from './tags.js'
+import { docketTags } from './docket-tags.js'
+import { prayers } from './prayers.js'
+import { alerts } from './alerts.js'
+import { docketAlerts } from './docket-alerts.js'
+import { archiveFetch } from './archive-fetch.js'
+import { archiveUploads } from './archive-uploads.js'
+import { visualizations } from './visualizations.js'
+import { visualizationJson } from './visualization-json.js'
+import { financialDisclosures } from './financial-disclosures.js'
+import { agreements } from './agreements.js'
+import { debts } from './debts.js'
+import { gifts } from './gifts.js'
+import { investments } from './investments.js'
+import { nonInvestmentIncomes } from './non-investment-incomes.js'
+import { disclosurePositions } from './disclosure-positions.js'
+import { reimbursements } from './reimbursements.js'
+import { spouseIncomes } from './spouse-incomes.js'
+import { memberships } from './memberships.js'
+import { citationTexts } from './citation-texts.js'
+import { citationCounts } from './citation-counts.js'
 
 /** In dependency order: a resource comes after those its foreign keys point at (where acyclic). */
 export const RESOURCES: readonly ResourceDef[] = [
-  courts, schools, people, sources, educations, politicalAffiliations, abaRatings, positions, retentionEvents,
-  tag, dockets, clusters, citations, opinions, opinionsCited, audio, users,
+  users, courts, schools, people, sources, educations, politicalAffiliations, abaRatings, positions, retentionEvents,
+  tag, originatingCourtInformation, fjcIntegratedDatabase, dockets, bankruptcyInformation,
+  docketEntries, archiveDocuments, archiveQuery, attorneys, parties, attorneyRoles, partyTypes, criminalCounts, criminalComplaints,
+  clusters, clusterRedirections, citations, opinions, opinionsCited, citationTexts, citationCounts, audio,
+  tags, docketTags, prayers, alerts, docketAlerts, archiveFetch, archiveUploads, memberships,
+  visualizations, visualizationJson,
+  financialDisclosures, agreements, debts, gifts, investments, nonInvestmentIncomes, disclosurePositions, reimbursements, spouseIncomes,
 ]
 
 /** Every name the v4 root lists, in the reference's order. Names without a resource here are still listed. */
@@ -46,6 +85,10 @@ export interface Catalogue {
   has(name: string): boolean
   /** Stored columns of a resource: [column, field name]. */
   columns(r: ResourceDef): [string, string][]
+  /** Resources that own their table (and so have a topic): all but views of another's table. */
+  readonly stored: readonly ResourceDef[]
+  /** The resource whose topic and table hold r's rows: r itself, or the one r is a view of. */
+  storageOf(r: ResourceDef): ResourceDef
 }
 
 export function checkCatalogue(resources: readonly ResourceDef[]): string[] {
@@ -74,11 +117,26 @@ export function checkCatalogue(resources: readonly ResourceDef[]): string[] {
         else if (fd.reverse && !['fk', 'm2m'].includes(byName.get(fd.related)!.fields[fd.reverse]?.kind ?? '')) where(`filter ${name}: ${fd.related}.${fd.reverse} is not a relation`)
         continue
       }
+      if (fd.flag) continue
       const col = fd.field ?? name
       const field = Object.entries(r.fields).find(([n, d]) => columnOf(n, d) === col || n === col)
       if (!field || !isStored(field[1].kind)) { where(`filter ${name} on ${col}, which is not a stored column`); continue }
-      const allowed = new Set<string>([...KINDS[field[1].kind as keyof typeof KINDS].lookups, 'in', 'isnull'])
+      // Text also compares in code-point order (document numbers: gt, lt...).
+      const ordered = field[1].kind === 'string' ? ['gt', 'gte', 'lt', 'lte'] : []
+      const allowed = new Set<string>([...KINDS[field[1].kind as keyof typeof KINDS].lookups, 'in', 'isnull', ...ordered])
       for (const l of fd.lookups ?? []) if (!allowed.has(l)) where(`filter ${name}: lookup ${l} not allowed on a ${field[1].kind}`)
+    }
+  }
+  // A resource may read another's table (a view such as archive-query): the columns they share must agree.
+  const byTable = new Map<string, ResourceDef>()
+  for (const r of resources) {
+    const first = byTable.get(r.table)
+    if (!first) { byTable.set(r.table, r); continue }
+    const theirs = new Map(Object.entries(first.fields).filter(([, d]) => isStored(d.kind)).map(([n, d]) => [columnOf(n, d), d]))
+    for (const [n, d] of Object.entries(r.fields).filter(([, x]) => isStored(x.kind))) {
+      const other = theirs.get(columnOf(n, d))
+      if (!other) problems.push(`${r.name}: column ${columnOf(n, d)} is not a column of ${first.name}, whose table it shares`)
+      else if (other.kind !== d.kind || !!other.nullable !== !!d.nullable || other.target !== d.target) problems.push(`${r.name}: column ${columnOf(n, d)} differs from ${first.name}'s, whose table it shares`)
     }
   }
   return problems
@@ -88,8 +146,12 @@ export function buildCatalogue(resources: readonly ResourceDef[] = RESOURCES): C
   const problems = checkCatalogue(resources)
   if (problems.length) throw new Error(`catalogue is inconsistent:\n  ${problems.join('\n  ')}`)
   const byName = new Map(resources.map((r) => [r.name, r]))
+  const owners = new Map<string, ResourceDef>()
+  for (const r of resources) if (!owners.has(r.table)) owners.set(r.table, r)
   return Object.freeze({
     resources,
+    stored: resources.filter((r) => owners.get(r.table) === r),
+    storageOf: (r: ResourceDef) => owners.get(r.table) ?? r,
     get(name: string) {
       const r = byName.get(name)
       if (!r) throw new Error(`unknown resource ${name}`)

@@ -4,7 +4,11 @@ export const tag = defineResource({
   name: 'tag', label: 'Tag', model: 'Tag', plural: 'Tags', table: 'tag', keyKind: 'int', access: 'authenticated',
   description: 'Tags the service puts on dockets and other records.',
   fields: {
-    resource_uri: t.uri(), id: t.int(), date_created: t.created(), date_modified: t.modified(), name: t.string({ maxLength: 50 }),
+    resource_uri: t.uri(),
+    id: t.int({ readOnly: true, input: 'field' }),
+    date_created: t.created(),
+    date_modified: t.modified(),
+    name: t.string({ required: true, maxLength: 50 }),
   },
   // The reference's tag endpoint has no filterset.
   filters: {},

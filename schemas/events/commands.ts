@@ -24,6 +24,18 @@ export const RELINK: CommandSpec<RelinkCommand> = {
   key: (v) => String(v.opinion_id),
 }
 
+/** Clusters whose citers changed: count them again (keyed by cluster, so one instance counts each). */
+export interface RecountCommand { cluster_id: number }
+export const RECOUNT: CommandSpec<RecountCommand> = {
+  name: 'citation-recount',
+  schema: {
+    type: 'record', name: 'CitationRecount', namespace: 'org.lds.command',
+    doc: 'Count again the opinions citing this cluster.',
+    fields: [{ name: 'cluster_id', type: 'long' }],
+  },
+  key: (v) => String(v.cluster_id),
+}
+
 export interface CommandCodec<T> {
   readonly topic: string
   encode(value: T): Buffer

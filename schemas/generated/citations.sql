@@ -2,12 +2,12 @@ CREATE TABLE IF NOT EXISTS `lds`.`citations`
 (
   `id` Int64,
   `cluster_id` Int64,
+  `date_created` DateTime64(6, 'UTC'),
+  `date_modified` DateTime64(6, 'UTC'),
   `volume` Int64,
   `reporter` String,
   `page` String,
   `type` Int64,
-  `date_created` DateTime64(6, 'UTC'),
-  `date_modified` DateTime64(6, 'UTC'),
   `_version` UInt64,
   `_deleted` UInt8
 )

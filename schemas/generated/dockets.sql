@@ -2,8 +2,8 @@ CREATE TABLE IF NOT EXISTS `lds`.`dockets`
 (
   `id` Int64,
   `court_id` String,
-  `original_court_info` Nullable(String),
-  `idb_data` Nullable(String),
+  `original_court_info_id` Nullable(Int64),
+  `idb_data_id` Nullable(Int64),
   `assigned_to_id` Nullable(Int64),
   `referred_to_id` Nullable(Int64),
   `date_created` DateTime64(6, 'UTC'),

@@ -4,7 +4,8 @@
  *  - citation_state: per citing opinion, what it was built from and what it produced;
  *  - citation_index: the parallel citations it has seen, to resolve (volume, reporter, page);
  *  - citation_waiting: citation keys an opinion could not link yet, so the arrival of that
- *    citation (or of a first opinion of its cluster) finds the opinions to link again.
+ *    citation (or of a first opinion of its cluster) finds the opinions to link again;
+ *  - citation_cited: the clusters each opinion cites, by cluster, to count a cluster's citers.
  */
 import type { Db } from '../../core/clickhouse.js'
 import { sql, ident } from '../../core/sql.js'
@@ -14,6 +15,7 @@ import { VERSION_COLUMNS, REPLACING, type TableDef } from '../table-def.js'
 export const CITATION_STATE = 'citation_state'
 export const CITATION_INDEX = 'citation_index'
 export const CITATION_WAITING = 'citation_waiting'
+export const CITATION_CITED = 'citation_cited'
 
 export const citationNetworkTables: TableDef[] = [
   {
@@ -37,6 +39,11 @@ export const citationNetworkTables: TableDef[] = [
   {
     name: CITATION_WAITING, engine: REPLACING, orderBy: ['key', 'opinion_id'],
     columns: [{ name: 'key', type: 'String' }, { name: 'opinion_id', type: 'Int64' }, ...VERSION_COLUMNS],
+  },
+  {
+    // The clusters each opinion cites unambiguously, by cluster: counting a cluster's citers reads its key range.
+    name: CITATION_CITED, engine: REPLACING, orderBy: ['cluster_id', 'opinion_id'],
+    columns: [{ name: 'cluster_id', type: 'Int64' }, { name: 'opinion_id', type: 'Int64' }, ...VERSION_COLUMNS],
   },
 ]
 

@@ -1,0 +1,45 @@
+import { defineResource, t, f, N, TIMESTAMP_FILTERS } from '../define.js'
+import { DOCUMENT_TYPE, OCR_STATUS, THUMBNAIL_STATUS } from './choices.js'
+import { INT16, INT32 } from './limits.js'
+
+export const archiveDocuments = defineResource({
+  name: 'archive-documents', label: 'Archive Document', model: 'ArchiveDocument', plural: 'Archive Documents', table: 'archive_documents', keyKind: 'int', access: 'authenticated',
+  description: 'A document filed in a federal case, or one of its attachments, with its text when the archive holds it.',
+  absoluteUrl: (r) => `/docket/${r.docket_id ?? 0}/${r.document_number || 0}/${r.attachment_number ? `${r.attachment_number}/` : ''}`,
+  fields: {
+    resource_uri: t.uri(),
+    id: t.int({ readOnly: true, input: 'field' }),
+    docket_entry: t.fk('docket-entries', { hidden: true, help: 'The entry the document belongs to.' }),
+    docket: t.fk('dockets', { nullable: true, hidden: true, help: 'The docket of that entry (copied), for the website address.' }),
+    tags: t.m2m('tag', { required: true }),
+    absolute_url: t.uri({ input: 'string' }),
+    date_created: t.created(),
+    date_modified: t.modified(),
+    sha1: t.string({ maxLength: 40 }),
+    page_count: t.int({ ...INT32, nullable: true }),
+    file_size: t.int({ ...INT32, nullable: true }),
+    filepath_local: t.string({ maxLength: 1000, input: 'file upload' }),
+    filepath_ia: t.string({ maxLength: 1000 }),
+    ia_upload_failure_count: t.int({ ...INT16, nullable: true }),
+    thumbnail: t.string({ maxLength: 100, input: 'file upload', nullable: true }),
+    thumbnail_status: t.int({ choices: THUMBNAIL_STATUS }),
+    plain_text: t.string(),
+    ocr_status: t.int({ choices: OCR_STATUS, nullable: true }),
+    date_upload: t.datetime(N),
+    document_number: t.string({ maxLength: 32 }),
+    attachment_number: t.int({ ...INT16, nullable: true }),
+    records_doc_id: t.string({ maxLength: 64 }),
+    is_available: t.bool(N),
+    is_free_on_records: t.bool(N),
+    is_sealed: t.bool(N),
+    document_type: t.int({ choices: DOCUMENT_TYPE, required: true }),
+    acms_document_guid: t.string({ maxLength: 64 }),
+    description: t.string({ unlisted: true }),
+  },
+  filters: {
+    ...TIMESTAMP_FILTERS, date_upload: f.datetime, document_type: f.choice(), document_number: f.lookups('exact', 'gte', 'gt', 'lte', 'lt'),
+    records_doc_id: f.lookups('exact', 'in'), is_available: f.bool, sha1: f.exact, ocr_status: f.choice('exact', 'gte', 'gt', 'lte', 'lt', 'range'),
+    is_free_on_records: f.bool, docket_entry: f.rel('docket-entries', 'docket_entry_id'), tags: f.rel('tag'),
+  },
+  orderings: ['id', 'date_created', 'date_modified', 'date_upload'],
+})

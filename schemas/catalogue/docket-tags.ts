@@ -1,0 +1,17 @@
+import { defineResource, t, f } from '../define.js'
+
+/** A tag on a docket. Readable where the tag is: the owner's own, and published ones (`user_id` and `published` copy the tag's). */
+export const docketTags = defineResource({
+  name: 'docket-tags', label: 'Docket Tag', model: 'DocketTag', plural: 'Docket Tags', table: 'docket_tags', keyKind: 'int',
+  access: 'published', owner: 'user_id', publishedFlag: 'published', pageSize: 50, cursorOrderings: ['id'], methods: ['DELETE'],
+  description: 'Puts one of your tags on a docket.',
+  fields: {
+    id: t.int({ readOnly: true, label: 'ID' }),
+    user: t.fk('users', { hidden: true, help: 'Owner of the tag (copied from it).' }),
+    published: t.bool({ hidden: true, help: 'Whether the tag is published (copied from it).' }),
+    docket: t.fk('dockets', { required: true, asId: true }),
+    tag: t.fk('tags', { required: true, asId: true }),
+  },
+  filters: { id: f.exact, docket: f.model('docket_id'), tag: f.rel('tags', 'tag_id') },
+  orderings: [],
+})

@@ -1,0 +1,16 @@
+CREATE TABLE IF NOT EXISTS `lds`.`attorneys`
+(
+  `id` Int64,
+  `date_created` DateTime64(6, 'UTC'),
+  `date_modified` DateTime64(6, 'UTC'),
+  `name` String,
+  `contact_raw` String,
+  `phone` String,
+  `fax` String,
+  `email` String,
+  `docket_ids` Array(Int64),
+  `_version` UInt64,
+  `_deleted` UInt8
+)
+ENGINE = ReplacingMergeTree(_version, _deleted)
+ORDER BY `id`;
