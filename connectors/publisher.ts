@@ -82,7 +82,7 @@ export function createPublisher(deps: {
     async start() {
       await ensureEntityTopics(cfg, kafka, cat)
       const ids = await registerEntitySchemas(cfg, registry, cat)
-      for (const r of cat.resources) {
+      for (const r of cat.stored) {
         topics.set(r.name, {
           name: entityTopic(cfg, r), schemaId: ids.get(r.name)!, type: avro.Type.forSchema(toAvro(cat, r) as avro.Schema),
           codec: createEntityCodec(cat, r), buffer: [], bytes: 0,

@@ -57,7 +57,7 @@ export function createReadModel(deps: ReadModelDeps, opts: { path?: string } = {
       await admin.connect()
       try {
         targets = []
-        for (const r of cat.resources) {
+        for (const r of cat.stored) {
           const topic = entityTopic(cfg, r)
           for (const p of await retryRetriable(() => admin.fetchTopicOffsets(topic))) targets.push({ topic, partition: p.partition, offset: BigInt(p.high) })
         }
@@ -67,7 +67,7 @@ export function createReadModel(deps: ReadModelDeps, opts: { path?: string } = {
         sessionTimeout: 30_000, heartbeatInterval: 3_000, maxWaitTimeInMs: 50, maxBytesPerPartition: 8 * 1024 * 1024,
       })
       await consumer.connect()
-      await subscribeAll(consumer, cat.resources.map((r) => entityTopic(cfg, r)))
+      await subscribeAll(consumer, cat.stored.map((r) => entityTopic(cfg, r)))
       await consumer.run({
         autoCommit: false,
         eachBatchAutoResolve: false,

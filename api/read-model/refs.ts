@@ -15,7 +15,7 @@ export function refColumnsOf(cat: Catalogue): RefColumns {
   const add = (resource: string, column: string) => { if (!out.has(resource)) out.set(resource, new Set()); out.get(resource)!.add(column) }
   for (const r of cat.resources) {
     for (const d of Object.values(r.fields)) {
-      if ((d.kind === 'reverse' || d.kind === 'nested') && d.via) add(d.from ?? d.target!, d.via)
+      if ((d.kind === 'reverse' || d.kind === 'nested') && d.via) add(cat.storageOf(cat.get(d.from ?? d.target!)).name, d.via)
     }
   }
   for (const [resource, cols] of Object.entries(LOOKUP_COLUMNS)) if (cat.has(resource)) cols.forEach((c) => add(resource, c))
