@@ -17,6 +17,8 @@ export const ERRORS = {
   LDS_ERR_UNSUPPORTED_MEDIA: { status: 415, detail: 'Unsupported media type in request.' },
   LDS_ERR_THROTTLED: { status: 429, detail: 'Request was throttled.' },
   LDS_ERR_GONE: { status: 410, detail: 'Gone.' },
+  /** Not an error: a permanent redirect (a merged cluster), carried like one to skip the handler. */
+  LDS_ERR_MOVED: { status: 301, detail: 'Moved permanently.' },
   LDS_ERR_NOT_IMPLEMENTED: { status: 501, detail: 'Not implemented.' },
   LDS_ERR_NOT_ACCEPTABLE: { status: 406, detail: 'Could not satisfy the request Accept header.' },
   LDS_ERR_WRITE_TIMEOUT: { status: 504, detail: 'The change was accepted but is not visible yet. Read it again shortly.' },

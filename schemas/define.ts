@@ -111,6 +111,12 @@ export interface ResourceDef {
   publishedFlag?: string
   /** What clients may send (OPTIONS `actions`): POST on the list, PUT on the detail. Default both. */
   writes?: { create: boolean; update: boolean }
+  /**
+   * Ids that no longer exist but went somewhere: a detail GET of one answers 301 to where it went,
+   * or 410 with `goneDetail` when the reason is one of `gone` (rows of `resource` whose `via` column
+   * holds the old id, `to` the new one, `reason` why).
+   */
+  redirections?: { resource: string; via: string; to: string; reason: string; gone: readonly number[]; goneDetail: string }
   /** Methods the detail URL answers besides GET/OPTIONS (the rest answer 405). */
   methods?: readonly ('POST' | 'PUT' | 'PATCH' | 'DELETE')[]
   pageSize?: number

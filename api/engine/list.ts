@@ -7,7 +7,7 @@ import { sql, ident, join, type Sql } from '../../core/sql.js'
 import { LdsError, FieldErrors } from '../../core/errors.js'
 import type { ResourceDef } from '../../schemas/define.js'
 import type { Catalogue } from '../../schemas/catalogue/index.js'
-import { sourceOf, type RequestContext } from './context.js'
+import { sourceOf, detailUrl, type RequestContext } from './context.js'
 import { compileFilters } from './filters.js'
 import { compileOrdering, isCursorOrdering, type Ordering } from './ordering.js'
 import { decodeCursor, encodeCursor, type Cursor } from './cursor.js'
@@ -172,6 +172,19 @@ export function compileReader(cat: Catalogue, r: ResourceDef, serializer: Serial
     return mine || (r.access === 'published' && !!r.publishedFlag && row[r.publishedFlag] === true)
   }
 
+  /** A removed id that went somewhere: 301 to where it went, or 410 when it is gone for good. */
+  async function redirect(id: number, req: ListRequest, ctx: RequestContext): Promise<void> {
+    const rd = r.redirections!
+    const [hit] = await sourceOf(ctx).byColumn(ctx.catalogue.get(rd.resource), rd.via, [id])
+    if (!hit) return
+    if (rd.gone.includes(Number(hit[rd.reason]))) throw new LdsError('LDS_ERR_GONE', { detail: rd.goneDetail })
+    const to = hit[rd.to]
+    if (to === null || to === undefined) return
+    const location = new URL(detailUrl(ctx, r.name, to))
+    location.search = req.url.search
+    throw new LdsError('LDS_ERR_MOVED', { headers: { Location: location.toString() }, body: '' })
+  }
+
   return {
     async list(req, ctx) {
       const where = whereOf(req.params, ctx)
@@ -186,6 +199,7 @@ export function compileReader(cat: Catalogue, r: ResourceDef, serializer: Serial
     async detail(id, req, ctx) {
       if (r.keyKind === 'int' && !/^\d+$/.test(id)) throw new LdsError('LDS_ERR_NOT_FOUND')
       const [row] = await sourceOf(ctx).byKeys(r, [r.keyKind === 'int' ? Number(id) : id], { point: true })
+      if (!row && r.redirections && /^\d+$/.test(id)) await redirect(Number(id), req, ctx)
       if (!row || !visible(row, ctx)) throw new LdsError('LDS_ERR_NOT_FOUND', { detail: `No ${r.model} matches the given query.` })
       const [obj] = await render([row], req, ctx)
       return obj

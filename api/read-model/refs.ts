@@ -19,6 +19,7 @@ export function refColumnsOf(cat: Catalogue): RefColumns {
     }
   }
   for (const [resource, cols] of Object.entries(LOOKUP_COLUMNS)) if (cat.has(resource)) cols.forEach((c) => add(resource, c))
+  for (const r of cat.resources) if (r.redirections) add(r.redirections.resource, r.redirections.via)
   return new Map([...out].map(([k, v]) => [k, [...v]]))
 }
 

@@ -63,4 +63,5 @@ export const clusters = defineResource({
     sub_opinions: f.rel('opinions'), citations: f.rel('citations'),
   },
   orderings: ['id', 'date_created', 'date_modified', 'date_filed', 'citation_count', 'date_blocked'],
+  redirections: { resource: 'cluster-redirections', via: 'deleted_cluster_id', to: 'cluster_id', reason: 'reason', gone: [4], goneDetail: 'Cluster removed by court order' },
 })

@@ -100,6 +100,21 @@ t.test('citation network and lookup', async (t) => {
     t.same((await app.inject({ method: 'POST', url: '/api/rest/v4/citation-lookup/', headers, payload: { text: 'no citations here' } })).json(), [])
   })
 
+  t.test('merged clusters answer 301 to the survivor, sealed ones 410', async (t) => {
+    await pub.upsert('cluster-redirections', { id: 1, cluster_id: 2, deleted_cluster_id: 900, reason: 2, date_created: ts })
+    await pub.upsert('cluster-redirections', { id: 2, cluster_id: null, deleted_cluster_id: 901, reason: 4, date_created: ts })
+    await pub.flush()
+    const moved = await waitFor(async () => { const r = await app.inject({ url: '/api/rest/v4/clusters/900/?fields=id', headers }); return r.statusCode === 301 && r }, 'the redirection applied')
+    t.equal(moved.headers.location, 'http://x.test/api/rest/v4/clusters/2/?fields=id', 'to the surviving cluster, with the query')
+    t.equal(moved.body, '', 'an empty body')
+    t.equal((await app.inject({ url: '/api/rest/v3/clusters/900/', headers })).headers.location, 'http://x.test/api/rest/v3/clusters/2/', 'in the version asked')
+    const sealed = await app.inject({ url: '/api/rest/v4/clusters/901/', headers })
+    t.same([sealed.statusCode, sealed.json()], [410, { detail: 'Cluster removed by court order' }])
+    t.equal((await app.inject({ url: '/api/rest/v4/clusters/902/', headers })).statusCode, 404, 'no redirection: 404')
+    const survivor = await get('/api/rest/v4/clusters/2/')
+    t.same(survivor.cluster_redirections, [{ date_created: ts, deleted_cluster_id: 900, reason: 2 }], 'the survivor lists what was merged into it')
+  })
+
   t.test('the per-user citation throttle answers 429 with wait_until', async (t) => {
     // 12/min: the requests above counted 4 + 1 + 1 = 6; two more full texts reach the limit.
     for (let i = 0; i < 2; i++) await app.inject({ method: 'POST', url: '/api/rest/v4/citation-lookup/', headers, payload: { text: '576 U.S. 644; 410 U.S. 113; 1 F.3d 1' } })
