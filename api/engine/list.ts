@@ -17,6 +17,8 @@ import type { Serializer } from './serialize.js'
 
 export const MAX_PAGES = 100
 export const DEFAULT_PAGE_SIZE = 20
+/** The reference sets no cap on page_size; one request should still not read a whole table. */
+export const MAX_PAGE_SIZE = 1_000
 
 export interface ListRequest { params: Map<string, string[]>; url: URL }
 
@@ -67,6 +69,13 @@ export function compileReader(cat: Catalogue, r: ResourceDef, serializer: Serial
     return join(terms.map((t) => sql`${ident(t.field)} ${(t.desc !== flip) ? sql`DESC` : sql`ASC`}`), ', ')
   }
 
+  /** The page size of a page-number answer: `page_size` where the resource takes it, else its own. */
+  function pageSizeOf(req: ListRequest): number {
+    const asked = first(req.params, 'page_size')
+    if (!r.pageSizeQuery || !asked || !/^\d+$/.test(asked) || Number(asked) < 1) return pageSize
+    return Math.min(Number(asked), MAX_PAGE_SIZE)
+  }
+
   /** A page's rows are chosen by ClickHouse reading only the key and the ordering columns… */
   function pageColumns(o: Ordering): Sql {
     return join([...new Set([r.key, ...o.terms.map((t) => t.field)])].map((c) => sql`${ident(c)}`), ', ')
@@ -96,7 +105,8 @@ export function compileReader(cat: Catalogue, r: ResourceDef, serializer: Serial
 
   async function pageMode(req: ListRequest, ctx: RequestContext, where: Sql, o: Ordering) {
     const total = await count(where, ctx)
-    const lastPage = Math.max(1, Math.ceil(total / pageSize))
+    const size = pageSizeOf(req)
+    const lastPage = Math.max(1, Math.ceil(total / size))
     const raw = first(req.params, 'page')
     let page = 1
     if (raw !== undefined && raw !== '') {
@@ -107,7 +117,7 @@ export function compileReader(cat: Catalogue, r: ResourceDef, serializer: Serial
     if (page > MAX_PAGES) throw new LdsError('LDS_ERR_INVALID_PAGE', { detail: 'Invalid page: Deep API pagination is not allowed. Please review API documentation.' })
     if (page < 1 || (page > lastPage)) throw new LdsError('LDS_ERR_INVALID_PAGE', { detail: 'Invalid page.' })
     const picked = await ctx.db.query<Row>(sql`SELECT ${pageColumns(o)} FROM ${tableRef(ctx, r)} FINAL ${where}
-      ORDER BY ${orderSql(o)} LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`)
+      ORDER BY ${orderSql(o)} LIMIT ${size} OFFSET ${(page - 1) * size}`)
     const rows = await rowsOf(picked, ctx)
     const hasNext = page < lastPage && page < MAX_PAGES
     return {

@@ -3,7 +3,7 @@ import { DOCKET_ALERT_TYPE } from './choices.js'
 
 export const docketAlerts = defineResource({
   name: 'docket-alerts', label: 'Docket Alert', model: 'DocketAlert', plural: 'Docket Alerts', table: 'docket_alerts', keyKind: 'int',
-  access: 'owner', owner: 'user_id', pageSize: 50, ordering: '-date_created', cursorOrderings: ['date_created'], methods: ['PUT', 'PATCH', 'DELETE'],
+  access: 'owner', owner: 'user_id', pageSize: 50, pageSizeQuery: true, ordering: '-date_created', cursorOrderings: ['date_created'], methods: ['PUT', 'PATCH', 'DELETE'],
   description: 'Follows one docket: new entries are reported by e-mail or webhook.',
   fields: {
     id: t.int({ readOnly: true, label: 'ID' }),

@@ -3,7 +3,7 @@ import { PRAYER_STATUS } from './choices.js'
 
 export const prayers = defineResource({
   name: 'prayers', label: 'Prayer', model: 'Prayer', plural: 'Prayers', table: 'prayers', keyKind: 'int',
-  access: 'owner', owner: 'user_id', pageSize: 50, ordering: '-date_created', cursorOrderings: ['date_created'],
+  access: 'owner', owner: 'user_id', pageSize: 50, pageSizeQuery: true, ordering: '-date_created', cursorOrderings: ['date_created'],
   writes: { create: true, update: false }, methods: ['DELETE'],
   description: 'A request that a document missing from the archive be bought; you hear when someone buys it.',
   fields: {
