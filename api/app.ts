@@ -23,6 +23,8 @@ import { registerCitationLookup } from './routes/citation-lookup.js'
 import { registerHealth } from './routes/health.js'
 import { registerApiUsage } from './routes/api-usage.js'
 import { registerOpenApi } from './routes/openapi.js'
+import { registerWrites, writableResources } from './routes/writes.js'
+import { openPublisher } from '../connectors/publisher.js'
 import { installThrottles } from './plugins/throttle.js'
 import { memoryUsage, redisUsage } from './plugins/usage.js'
 import { createReadModel, type ReadModel } from './read-model/consumer.js'
@@ -87,7 +89,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const listCache = watermarks ? createListCache(watermarks) : undefined
   // Whole rows (details, list pages, related sets) from the read model; ClickHouse chooses list pages.
   const source = readModel ? readModelSource(readModel.store, refColumnsOf(deps.catalogue), clickhouseSource(deps.db, deps.catalogue), () => readModel.caughtUp(), deps.catalogue) : undefined
-  registerResourceRoutes(app, { ...deps, serializers, listCache, overlayDeps: OVERLAY_DEPENDENCIES, source })
+  const writable = readModel && watermarks && deps.kafka && deps.registry ? new Set(writableResources(deps.catalogue).map((r) => r.name)) : undefined
+  const routes = registerResourceRoutes(app, { ...deps, serializers, listCache, overlayDeps: OVERLAY_DEPENDENCIES, source, writable })
+  if (writable && readModel && watermarks) {
+    const publisher = await openPublisher({ ...deps, kafka: deps.kafka!, registry: deps.registry! })
+    app.addHook('onClose', async () => { await publisher.stop() })
+    registerWrites(app, {
+      catalogue: deps.catalogue, clock, publisher, readModel, watermarks,
+      readerOf: (r) => routes.readers.get(r.name)!, contextOf: routes.contextOf,
+    })
+  }
   registerOpenApi(app, { catalogue: deps.catalogue })
   const defaultRate = parseRate(deps.cfg.citationRate)
   registerCitationLookup(app, {

@@ -120,6 +120,8 @@ export interface ResourceDef {
   /** Methods the detail URL answers besides GET/OPTIONS (the rest answer 405). */
   methods?: readonly ('POST' | 'PUT' | 'PATCH' | 'DELETE')[]
   pageSize?: number
+  /** The throttle scope that replaces the user scope on this resource's routes (reference: tags, fetch). */
+  throttle?: 'tags' | 'fetch'
   /** A `page_size` query parameter sets the page size (in page-number mode only, as the reference). */
   pageSizeQuery?: boolean
   /** Path of the resource on the website, for absolute_url. */

@@ -20,6 +20,8 @@ export function refColumnsOf(cat: Catalogue): RefColumns {
   }
   for (const [resource, cols] of Object.entries(LOOKUP_COLUMNS)) if (cat.has(resource)) cols.forEach((c) => add(resource, c))
   for (const r of cat.resources) if (r.redirections) add(r.redirections.resource, r.redirections.via)
+  // A user's own rows (alerts, prayers, tags…): quotas, uniqueness and event routing read them by owner.
+  for (const r of cat.stored) if (r.owner) add(r.name, r.owner)
   return new Map([...out].map(([k, v]) => [k, [...v]]))
 }
 

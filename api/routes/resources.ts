@@ -10,7 +10,7 @@ import { serializedFrom, filteredThrough } from '../engine/dependencies.js'
 import type { Db } from '../../core/clickhouse.js'
 import type { Catalogue } from '../../schemas/catalogue/index.js'
 import type { Serializer } from '../engine/serialize.js'
-import { compileReader, type ListRequest } from '../engine/list.js'
+import { compileReader, type ListRequest, type ResourceReader } from '../engine/list.js'
 import type { RequestContext } from '../engine/context.js'
 import { compileDescription } from '../engine/describe.js'
 import { requestOrigin } from '../origin.js'
@@ -35,10 +35,22 @@ function viewerOf(r: ResourceDef, req: FastifyRequest): string {
   return r.access === 'authenticated' ? 'auth' : 'public'
 }
 
-export function registerResourceRoutes(app: FastifyInstance, deps: { db: Db; catalogue: Catalogue; serializers: Map<string, Serializer>; listCache?: ListCache; overlayDeps?: Record<string, readonly string[]>; source?: RowSource }): void {
+export interface ResourceRoutes {
+  readers: Map<string, ResourceReader>
+  contextOf(req: FastifyRequest, version: 'v3' | 'v4'): RequestContext
+}
+
+export function registerResourceRoutes(app: FastifyInstance, deps: {
+  db: Db; catalogue: Catalogue; serializers: Map<string, Serializer>; listCache?: ListCache; overlayDeps?: Record<string, readonly string[]>; source?: RowSource
+  /** Resources whose writes are served elsewhere (api/routes/writes.ts). */
+  writable?: ReadonlySet<string>
+}): ResourceRoutes {
   const { catalogue: cat, db, serializers, listCache } = deps
+  const readers = new Map<string, ResourceReader>()
+  const contextOf = (req: FastifyRequest, version: 'v3' | 'v4'): RequestContext => ({ db, catalogue: cat, origin: requestOrigin(req), version, user: req.user, source: deps.source })
   for (const r of cat.resources.filter((x) => x.api)) {
     const reader = compileReader(cat, r, serializers.get(r.name)!, db.database)
+    readers.set(r.name, reader)
     const describe = compileDescription(cat, r)
     const baseDeps = serializedFrom(cat, r, deps.overlayDeps)
     /** A list answer as JSON text, from the cache while nothing it was built from has changed. */
@@ -56,9 +68,9 @@ export function registerResourceRoutes(app: FastifyInstance, deps: { db: Db; cat
       return json
     }
     for (const version of VERSIONS) {
-      const ctxOf = (req: FastifyRequest): RequestContext => ({ db, catalogue: cat, origin: requestOrigin(req), version, user: req.user, source: deps.source })
+      const ctxOf = (req: FastifyRequest): RequestContext => contextOf(req, version)
       const base = `/api/rest/${version}/${r.path ?? r.name}/`
-      const config = { resource: r.name, auth: r.access === 'authenticated' || r.access === 'owner' ? 'required' as const : 'public' as const }
+      const config = { resource: r.name, auth: r.access === 'authenticated' || r.access === 'owner' ? 'required' as const : 'public' as const, throttle: r.throttle }
       app.get(base, { config: { ...config, describe: () => describe('List') } }, async (req, reply) => cachedList(req, reply, ctxOf(req)))
       app.get(`${base}:id/`, { config: { ...config, describe: () => describe('Instance') } }, async (req) => {
         const { id } = req.params as { id: string }
@@ -68,6 +80,7 @@ export function registerResourceRoutes(app: FastifyInstance, deps: { db: Db; cat
       app.options(`${base}:id/`, { config: { resource: r.name } }, async () => describe('Instance'))
       // Writes to case-law resources need model permissions nobody holds through this API:
       // anonymous callers get 401 first, authenticated ones 403, as the reference answers.
+      if (deps.writable?.has(r.name)) continue
       for (const url of [base, `${base}:id/`]) {
         app.route({ method: ['POST', 'PUT', 'PATCH', 'DELETE'], url, config, handler: async (req) => {
           if (!req.user) throw notAuthenticated()
@@ -76,4 +89,5 @@ export function registerResourceRoutes(app: FastifyInstance, deps: { db: Db; cat
       }
     }
   }
+  return { readers, contextOf }
 }

@@ -3,7 +3,7 @@ import { FETCH_REQUEST_TYPE, PROCESSING_STATUS } from './choices.js'
 import { INT32 } from './limits.js'
 
 export const archiveFetch = defineResource({
-  name: 'archive-fetch', label: 'Records Fetch Request', model: 'RecordsFetchQueue', plural: 'Records Fetch Requests', table: 'archive_fetch', keyKind: 'int',
+  name: 'archive-fetch', label: 'Records Fetch Request', model: 'RecordsFetchQueue', plural: 'Records Fetch Requests', table: 'archive_fetch', keyKind: 'int', throttle: 'fetch',
   access: 'owner', owner: 'user_id', cursorOrderings: ['id', 'date_created', 'date_modified', 'date_completed'],
   writes: { create: true, update: false },
   description: 'Asks the service to buy a docket, document or attachment page from the court records system with your credentials.',

@@ -2,7 +2,7 @@ import { defineResource, t, f } from '../define.js'
 
 /** A tag on a docket. Readable where the tag is: the owner's own, and published ones (`user_id` and `published` copy the tag's). */
 export const docketTags = defineResource({
-  name: 'docket-tags', label: 'Docket Tag', model: 'DocketTag', plural: 'Docket Tags', table: 'docket_tags', keyKind: 'int',
+  name: 'docket-tags', label: 'Docket Tag', model: 'DocketTag', plural: 'Docket Tags', table: 'docket_tags', keyKind: 'int', throttle: 'tags',
   access: 'published', owner: 'user_id', publishedFlag: 'published', pageSize: 50, pageSizeQuery: true, cursorOrderings: ['id'], methods: ['DELETE'],
   description: 'Puts one of your tags on a docket.',
   fields: {

@@ -2,7 +2,7 @@ import { defineResource, t, f } from '../define.js'
 
 /** Tags users put on dockets. Anyone reads published tags; the owner also reads its own. */
 export const tags = defineResource({
-  name: 'tags', label: 'User Tag', model: 'UserTag', plural: 'User Tags', table: 'user_tags', keyKind: 'int',
+  name: 'tags', label: 'User Tag', model: 'UserTag', plural: 'User Tags', table: 'user_tags', keyKind: 'int', throttle: 'tags',
   access: 'published', owner: 'user_id', publishedFlag: 'published', pageSize: 50, pageSizeQuery: true,
   description: 'A tag a user made to group dockets; published tags are visible to everyone.',
   fields: {
