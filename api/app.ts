@@ -24,7 +24,11 @@ import { registerHealth } from './routes/health.js'
 import { registerApiUsage } from './routes/api-usage.js'
 import { registerOpenApi } from './routes/openapi.js'
 import { registerWrites, writableResources } from './routes/writes.js'
-import { openPublisher } from '../connectors/publisher.js'
+import { registerWebhookActions } from './routes/webhooks.js'
+import { openWebhookQueue } from '../schemas/events/webhook-queue.js'
+import { createWebhookEmitter } from '../schemas/events/webhook-emitter.js'
+import { compileReader } from './engine/list.js'
+import { openPublisher } from '../schemas/events/publisher.js'
 import { installThrottles } from './plugins/throttle.js'
 import { memoryUsage, redisUsage } from './plugins/usage.js'
 import { createReadModel, type ReadModel } from './read-model/consumer.js'
@@ -93,11 +97,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const routes = registerResourceRoutes(app, { ...deps, serializers, listCache, overlayDeps: OVERLAY_DEPENDENCIES, source, writable })
   if (writable && readModel && watermarks) {
     const publisher = await openPublisher({ ...deps, kafka: deps.kafka!, registry: deps.registry! })
-    app.addHook('onClose', async () => { await publisher.stop() })
+    const queue = await openWebhookQueue({ ...deps, kafka: deps.kafka!, registry: deps.registry! })
+    app.addHook('onClose', async () => { await publisher.stop(); await queue.stop() })
+    const endpointsOf = (userId: number, eventType: number) => readModel.store.keysWhere('webhooks', 'user_id', userId)
+      .map((k) => readModel.store.get('webhooks', k)!).filter((w) => w && Number(w.event_type) === eventType)
+    const emitter = createWebhookEmitter({ queue, publisher, clock, endpointsOf })
     registerWrites(app, {
       catalogue: deps.catalogue, clock, publisher, readModel, watermarks,
       readerOf: (r) => routes.readers.get(r.name)!, contextOf: routes.contextOf,
+      allowInsecureWebhooks: deps.cfg.webhooksAllowInsecure,
+      reenableWebhook: async (w) => queue.send([{ kind: 'reenable', event_id: `reenable-${String(w.id)}-${clock.now()}`, webhook_id: Number(w.id), user_id: Number(w.user_id), event_type: Number(w.event_type), content: '', debug: false, retry_counter: 0, due_at: clock.now(), date_created: new Date(clock.now()).toISOString() }]),
     })
+    registerWebhookActions(app, { catalogue: deps.catalogue, readModel, emitter, events: compileReader(deps.catalogue, deps.catalogue.get('webhook-events'), serializers.get('webhook-events')!, deps.db.database), contextOf: routes.contextOf })
   }
   registerOpenApi(app, { catalogue: deps.catalogue })
   const defaultRate = parseRate(deps.cfg.citationRate)

@@ -16,9 +16,9 @@ import { createLogger } from '../core/logger.js'
 import { sql, ident } from '../core/sql.js'
 import { createDb } from '../core/clickhouse.js'
 import { createRuntime, prepare } from '../bin/runtime.js'
-import { openPublisher } from '../connectors/publisher.js'
+import { openPublisher } from '../schemas/events/publisher.js'
 import { startTableSink } from '../streams/table-sink.js'
-import { createEntityCodec } from '../connectors/entity-codec.js'
+import { createEntityCodec } from '../schemas/events/entity-codec.js'
 
 const arg = (name: string, dflt: number) => {
   const i = process.argv.indexOf(`--${name}`)

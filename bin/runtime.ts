@@ -15,7 +15,10 @@ import { registerEntitySchemas } from '../schemas/registry.js'
 import { ensureEntityTopics } from '../schemas/topics.js'
 import { startTableSink } from '../streams/table-sink.js'
 import { startCitationNetwork } from '../streams/citation-network.js'
-import { openPublisher } from '../connectors/publisher.js'
+import { openPublisher } from '../schemas/events/publisher.js'
+import { openWebhookQueue } from '../schemas/events/webhook-queue.js'
+import { startWebhookDelivery } from '../streams/webhooks/delivery.js'
+import { createMailer, type Mailer } from '../connectors/mail.js'
 
 export interface Runtime {
   cfg: Config; log: Logger; kafka: Kafka; registry: Registry; db: Db; catalogue: Catalogue; clock: Clock
@@ -54,7 +57,7 @@ export async function prepare(rt: Runtime): Promise<void> {
 export interface Stoppable { stop(): Promise<void> }
 
 /** The processor roles; each can run in its own process (`lds run --roles table-sink`) and in several instances. */
-export const PROCESSOR_ROLES = ['table-sink', 'citation-network'] as const
+export const PROCESSOR_ROLES = ['table-sink', 'citation-network', 'webhook-delivery'] as const
 export type ProcessorRole = (typeof PROCESSOR_ROLES)[number]
 
 /** Starts the given processors in this process; the returned list stops them in reverse order. */
@@ -66,7 +69,21 @@ export async function startProcessors(rt: Runtime, roles: readonly ProcessorRole
     started.push(publisher)
     started.push(await startCitationNetwork({ ...rt, publisher }))
   }
+  if (roles.includes('webhook-delivery')) {
+    const publisher = await openPublisher(rt)
+    const queue = await openWebhookQueue(rt)
+    const mailer = mailerOf(rt.cfg)
+    started.push(publisher, queue, { stop: async () => { await mailer?.close() } })
+    started.push(await startWebhookDelivery({ ...rt, publisher, queue, mailer }))
+  }
   return started
+}
+
+/** The SMTP mailer the configuration asks for, or none (no SMTP_HOST: alerts are not mailed). */
+export function mailerOf(cfg: Config): Mailer | undefined {
+  const s = cfg.smtp
+  if (!s.host) return undefined
+  return createMailer({ host: s.host, port: s.port, from: s.from, secure: s.secure, ...(s.user ? { auth: { user: s.user, pass: s.password } } : {}) })
 }
 
 /** Stops what was started, last first; failures are logged, not thrown, so every part gets its turn. */

@@ -8,9 +8,9 @@ import { newToken, hashToken } from '../core/tokens.js'
 import { hashPassword } from '../core/passwords.js'
 import { parseRates, parseRate } from '../api/plugins/rates.js'
 import type { Runtime } from './runtime.js'
-import { openPublisher, type Written } from '../connectors/publisher.js'
+import { openPublisher, type Written } from '../schemas/events/publisher.js'
 
-export interface UserOptions { write?: boolean; citationRate?: string; rate?: string; password?: string }
+export interface UserOptions { write?: boolean; citationRate?: string; rate?: string; password?: string; email?: string; autoSubscribe?: boolean }
 
 function checkOptions(o: UserOptions) {
   if (o.rate) parseRates(o.rate)
@@ -32,6 +32,7 @@ export async function createUser(rt: Runtime, username: string, opts: UserOption
   const written = await publish(rt, {
     id, username, token_hash: hashToken(token), can_write: !!opts.write, is_active: true,
     citation_rate: opts.citationRate ?? '', rate: opts.rate ?? '', password_hash: opts.password ? await hashPassword(opts.password) : '',
+    email: opts.email ?? '', auto_subscribe: !!opts.autoSubscribe,
     date_created: now, date_modified: now,
   })
   return { id, token, written }
@@ -55,6 +56,8 @@ export async function updateUser(rt: Runtime, username: string, change: UserOpti
   if (change.write !== undefined) next.can_write = change.write
   if (change.active !== undefined) next.is_active = change.active
   if (change.password !== undefined) next.password_hash = change.password ? await hashPassword(change.password) : ''
+  if (change.email !== undefined) next.email = change.email
+  if (change.autoSubscribe !== undefined) next.auto_subscribe = change.autoSubscribe
   return publish(rt, next)
 }
 

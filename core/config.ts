@@ -30,6 +30,12 @@ export interface Config {
   readonly citationMaxTextLength: number
   /** General request rates (see api/plugins/throttle.ts): "5000/hour", several windows comma-separated. */
   readonly rates: Readonly<{ user: string; anonV3: string; anonV4: string; tags: string; fetch: string; apiUsage: string; events: string }>
+  /** Webhook targets may be http and loopback/private addresses (local use and tests only). */
+  readonly webhooksAllowInsecure: boolean
+  /** SMTP for alerts and failure notices; an empty host sends no mail. */
+  readonly smtp: Readonly<{ host: string; port: number; from: string; user: string; password: string; secure: boolean }>
+  /** The upstream court-records system used by archive fetch (empty URL: fetch requests fail with a clear message). */
+  readonly records: Readonly<{ url: string; username: string; password: string }>
   /** HTTP date v3 answers give in their Sunset header. */
   readonly v3Sunset: string
   /** Redis for counters shared by several API processes; empty: counters live in the process. */
@@ -87,6 +93,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     }),
     redisUrl: env.REDIS_URL || '',
     v3Sunset: env.LDS_V3_SUNSET || 'Wed, 30 Jun 2027 00:00:00 GMT',
+    webhooksAllowInsecure: env.LDS_WEBHOOKS_ALLOW_INSECURE === '1' || env.LDS_WEBHOOKS_ALLOW_INSECURE === 'true',
+    smtp: Object.freeze({
+      host: env.SMTP_HOST || '', port: int(env, 'SMTP_PORT', 25), from: env.SMTP_FROM || 'Legal Data Service <alerts@localhost>',
+      user: env.SMTP_USER || '', password: env.SMTP_PASSWORD || '', secure: env.SMTP_SECURE === '1',
+    }),
+    records: Object.freeze({ url: env.LDS_RECORDS_URL || '', username: env.LDS_RECORDS_USERNAME || '', password: env.LDS_RECORDS_PASSWORD || '' }),
     ports,
   }
   return Object.freeze({ ...cfg, ports: Object.freeze(ports) })

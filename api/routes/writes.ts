@@ -14,7 +14,7 @@ import { LdsError } from '../../core/errors.js'
 import type { Clock } from '../../core/clock.js'
 import type { Catalogue } from '../../schemas/catalogue/index.js'
 import type { ResourceDef } from '../../schemas/define.js'
-import type { Publisher, Written } from '../../connectors/publisher.js'
+import type { Publisher, Written } from '../../schemas/events/publisher.js'
 import { compileWriter } from '../engine/write.js'
 import type { ReadModel } from '../read-model/consumer.js'
 import type { Watermarks } from '../read-model/watermarks.js'
@@ -33,6 +33,8 @@ export interface WriteDeps {
   readerOf(r: ResourceDef): ResourceReader
   contextOf(req: FastifyRequest, version: 'v3' | 'v4'): RequestContext
   search?: WriteContext['search']
+  allowInsecureWebhooks: boolean
+  reenableWebhook?: WriteContext['reenableWebhook']
   /** How long a write waits to become visible before answering 504. */
   visibleWithinMs?: number
 }
@@ -66,6 +68,7 @@ export function registerWrites(app: FastifyInstance, deps: WriteDeps): void {
 
     const contextFor = (req: FastifyRequest): WriteContext => ({
       user: req.user!, clock: deps.clock, catalogue: cat, store: readModel.store, search: deps.search,
+      allowInsecureWebhooks: deps.allowInsecureWebhooks, reenableWebhook: deps.reenableWebhook,
       mine: (resource) => readModel.store.keysWhere(resource, 'user_id', req.user!.id).map((k) => readModel.store.get(resource, k)!).filter(Boolean),
     })
     /** The caller's row, or 404 as if it did not exist. */
@@ -90,6 +93,7 @@ export function registerWrites(app: FastifyInstance, deps: WriteDeps): void {
         const record = await hooks.create(fields, ctx)
         const extra = await hooks.answerExtra?.(record, fields, ctx) ?? {}
         await visible(await deps.publisher.write(storage.name, { upsert: record }))
+        await hooks.afterWrite?.(record, undefined, ctx)
         return reply.status(201).send(await answer(req, version, record, extra))
       } : notAllowed)
       app.route({ method: ['PUT', 'PATCH'], url: `${base}:id/`, config, handler: writes.update && hooks.update && (methods.has('PUT') || methods.has('PATCH')) ? async (req) => {
@@ -99,6 +103,7 @@ export function registerWrites(app: FastifyInstance, deps: WriteDeps): void {
         const record = await hooks.update!(row, fields, ctx)
         const extra = await hooks.answerExtra?.(record, fields, ctx) ?? {}
         await visible(await deps.publisher.write(storage.name, { upsert: record }))
+        await hooks.afterWrite?.(record, row, ctx)
         return answer(req, version, record, extra)
       } : notAllowed })
       app.delete(`${base}:id/`, { config }, methods.has('DELETE') ? async (req: FastifyRequest, reply: FastifyReply) => {

@@ -15,6 +15,7 @@ import type { ReadStore } from '../read-model/store.js'
 import type { ApiUser } from '../read-model/users.js'
 import { checkSearchAlert, checkAlertFrequency, type AlertRate, type AlertType, type MembershipLevel } from '../../domain/alerts/index.js'
 import { checkNewPrayer } from '../../domain/alerts/prayers.js'
+import { checkWebhookUrl, newWebhookSecret } from '../../domain/webhooks/index.js'
 
 export type Record_ = Record<string, unknown>
 
@@ -27,6 +28,10 @@ export interface WriteContext {
   mine(resource: string): Record_[]
   /** The search engine's views of an alert query (undefined until search is available). */
   search?: { isMatchAll(query: string): boolean; estimate(query: string): Promise<number | null> }
+  /** Webhook targets may be http and loopback (LDS_WEBHOOKS_ALLOW_INSECURE). */
+  allowInsecureWebhooks: boolean
+  /** Asks the delivery consumer to resend a re-enabled endpoint's recent failures. */
+  reenableWebhook?(webhook: Record_): Promise<void>
 }
 
 export interface WriteHooks {
@@ -35,6 +40,8 @@ export interface WriteHooks {
   delete?(row: Record_, ctx: WriteContext): void
   /** Keys added to the answer of a create or update (e.g. estimated_hits). */
   answerExtra?(record: Record_, fields: Record_, ctx: WriteContext): Promise<Record_> | Record_
+  /** After the change is visible (an update: `before` is the row it replaced). */
+  afterWrite?(record: Record_, before: Record_ | undefined, ctx: WriteContext): Promise<void>
 }
 
 /** Ids from the clock: unique across API processes without a coordinating counter. */
@@ -171,6 +178,33 @@ const docketTagHooks: WriteHooks = {
   },
 }
 
+const webhookHooks: WriteHooks = {
+  async create(fields, ctx) {
+    const url = checkWebhookUrl(String(fields.url), { allowInsecure: ctx.allowInsecureWebhooks })
+    if (!url.ok) throw new FieldErrors({ url: [url.error] })
+    const version = fields.version ?? 1
+    if (ctx.mine('webhooks').some((w) => Number(w.event_type) === Number(fields.event_type) && Number(w.version) === Number(version))) {
+      throw new FieldErrors({ non_field_errors: ['You already have a webhook for this event type and version.'] })
+    }
+    const now = stamp(ctx)
+    return { id: newId(), user_id: ctx.user.id, enabled: false, failure_count: 0, deliver_updates: false, ...fields, version, secret: newWebhookSecret(), date_created: now, date_modified: now }
+  },
+  update(row, fields, ctx) {
+    if (fields.url !== undefined) {
+      const url = checkWebhookUrl(String(fields.url), { allowInsecure: ctx.allowInsecureWebhooks })
+      if (!url.ok) throw new FieldErrors({ url: [url.error] })
+    }
+    const next: Record_ = { ...row, ...fields, date_modified: stamp(ctx) }
+    if (ctx.mine('webhooks').some((w) => w.id !== row.id && Number(w.event_type) === Number(next.event_type) && Number(w.version) === Number(next.version))) {
+      throw new FieldErrors({ non_field_errors: ['You already have a webhook for this event type and version.'] })
+    }
+    return next
+  },
+  async afterWrite(record, before, ctx) {
+    if (before && !before.enabled && record.enabled) await ctx.reenableWebhook?.(record)
+  },
+}
+
 /** Writable resources and their hooks. */
 export const WRITE_HOOKS: Record<string, WriteHooks> = {
   alerts: alertHooks,
@@ -179,6 +213,7 @@ export const WRITE_HOOKS: Record<string, WriteHooks> = {
   'archive-fetch': fetchHooks,
   tags: tagHooks,
   'docket-tags': docketTagHooks,
+  webhooks: webhookHooks,
 }
 
 export { LdsError }

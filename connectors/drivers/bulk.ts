@@ -1,7 +1,7 @@
 /** Drives the bulk-data connector: files → publisher, with a progress bar and a dead-letter file. */
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
-import { openPublisher, type PublisherDeps } from '../publisher.js'
+import { openPublisher, type PublisherDeps } from '../../schemas/events/publisher.js'
 import { readBulkDir } from '../bulk/index.js'
 import { createBulkProgress } from '../bulk/progress.js'
 

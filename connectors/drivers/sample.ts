@@ -5,7 +5,7 @@
 import { appendFileSync, mkdirSync } from 'node:fs'
 import path from 'node:path'
 import cliProgress from 'cli-progress'
-import { openPublisher, type PublisherDeps } from '../publisher.js'
+import { openPublisher, type PublisherDeps } from '../../schemas/events/publisher.js'
 import { loadCourts } from '../sample/courts.js'
 import { generateSample } from '../sample/generator.js'
 import { entityTopic } from '../../schemas/events/index.js'
@@ -30,7 +30,11 @@ export async function sampleAlreadyLoaded(rt: PublisherDeps): Promise<boolean> {
   } finally { await admin.disconnect() }
 }
 
-export async function ingestSample(rt: PublisherDeps, opts: { opinions: number; seed: number; progress?: boolean }): Promise<IngestSummary> {
+/**
+ * Publishes the courts and a generated corpus. `today` (YYYY-MM-DD) fixes the day the sample is
+ * taken; by default it is the clock's, so the data runs up to the day it is loaded.
+ */
+export async function ingestSample(rt: PublisherDeps, opts: { opinions: number; seed: number; progress?: boolean; today?: string }): Promise<IngestSummary> {
   const started = Date.now()
   const deadLetters = path.join(rt.cfg.dataDir, 'dead-letters', `sample-${Date.now()}.jsonl`)
   const pub = await openPublisher(rt, deadLetterWriter(deadLetters))
@@ -46,7 +50,7 @@ export async function ingestSample(rt: PublisherDeps, opts: { opinions: number; 
     const courts = loadCourts()
     const all = function* () {
       for (const record of courts) yield { resource: 'courts', record }
-      yield* generateSample({ seed: opts.seed, opinions: opts.opinions, courts })
+      yield* generateSample({ seed: opts.seed, opinions: opts.opinions, courts, today: opts.today })
     }
     for (const { resource, record } of all()) {
       await pub.upsert(resource, record)

@@ -574,3 +574,10 @@ export const UPLOAD_TYPE = choices([
   [10, 'Appellate case query page'], [11, 'Case query result page'], [12, 'Appellate case query result page'],
   [13, 'ACMS docket (JSON)'], [14, 'ACMS attachment page'],
 ])
+
+/** Webhook event types (the spec's table). */
+export const WEBHOOK_EVENT_TYPE = choices([[1, 'Docket Alert'], [2, 'Search Alert'], [3, 'Archive Fetch'], [4, 'Old Docket Alerts Report'], [5, 'Pray And Pay']])
+/** Webhook event formats. */
+export const WEBHOOK_VERSION = choices([[1, 'Version 1'], [2, 'Version 2']])
+/** Where a webhook event is in its delivery. */
+export const WEBHOOK_EVENT_STATUS = choices([[0, 'In progress'], [1, 'Enqueued for retry'], [2, 'Delivered'], [3, 'Failed'], [4, 'Endpoint disabled']])

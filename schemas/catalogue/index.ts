@@ -55,6 +55,8 @@ import { reimbursements } from './reimbursements.js'
 import { spouseIncomes } from './spouse-incomes.js'
 import { memberships } from './memberships.js'
 import { citationTexts } from './citation-texts.js'
+import { webhooks } from './webhooks.js'
+import { webhookEvents } from './webhook-events.js'
 import { citationCounts } from './citation-counts.js'
 
 /** In dependency order: a resource comes after those its foreign keys point at (where acyclic). */
@@ -63,7 +65,7 @@ export const RESOURCES: readonly ResourceDef[] = [
   tag, originatingCourtInformation, fjcIntegratedDatabase, dockets, bankruptcyInformation,
   docketEntries, archiveDocuments, archiveQuery, attorneys, parties, attorneyRoles, partyTypes, criminalCounts, criminalComplaints,
   clusters, clusterRedirections, citations, opinions, opinionsCited, citationTexts, citationCounts, audio,
-  tags, docketTags, prayers, alerts, docketAlerts, archiveFetch, archiveUploads, memberships,
+  tags, docketTags, prayers, alerts, docketAlerts, archiveFetch, archiveUploads, memberships, webhooks, webhookEvents,
   visualizations, visualizationJson,
   financialDisclosures, agreements, debts, gifts, investments, nonInvestmentIncomes, disclosurePositions, reimbursements, spouseIncomes,
 ]

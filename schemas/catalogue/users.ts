@@ -19,6 +19,10 @@ export const users = defineResource({
     rate: t.string(),
     /** scrypt hash of the password for HTTP Basic ("scrypt$<salt>$<hash>"); empty when the user has none. */
     password_hash: t.string(),
+    /** Where alerts and webhook failure notices are mailed; empty: no mail. */
+    email: t.string(),
+    /** Subscribe to a docket (a docket alert) when the service fetches it for this user. */
+    auto_subscribe: t.bool(),
     date_created: t.created(),
     date_modified: t.modified(),
   },

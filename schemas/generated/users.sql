@@ -8,6 +8,8 @@ CREATE TABLE IF NOT EXISTS `lds`.`users`
   `citation_rate` String,
   `rate` String,
   `password_hash` String,
+  `email` String,
+  `auto_subscribe` Bool,
   `date_created` DateTime64(6, 'UTC'),
   `date_modified` DateTime64(6, 'UTC'),
   `_version` UInt64,

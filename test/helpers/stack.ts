@@ -62,7 +62,7 @@ export async function countFinal(rt: Runtime, table: string): Promise<number> {
  * A user with a token, applied through the running table sink (start processors first) and, when
  * an app is given, through that app's read model (which authenticates it).
  */
-export async function testUser(rt: Runtime, name = 'tester', opts: { write?: boolean; citationRate?: string; rate?: string; password?: string; app?: FastifyInstance } = {}): Promise<string> {
+export async function testUser(rt: Runtime, name = 'tester', opts: { write?: boolean; citationRate?: string; rate?: string; password?: string; email?: string; app?: FastifyInstance } = {}): Promise<string> {
   const { createUser, userVisible } = await import('../../bin/users.js')
   const { id, token, written } = await createUser(rt, name, opts)
   await waitFor(() => userVisible(rt, id), `user ${name} in ClickHouse`, 20_000)

@@ -6,7 +6,7 @@
 import t from 'tap'
 import { testStack } from '../helpers/stack.js'
 import { buildApp } from '../../api/app.js'
-import { createEntityCodec } from '../../connectors/entity-codec.js'
+import { createEntityCodec } from '../../schemas/events/entity-codec.js'
 import type { Runtime } from '../../bin/runtime.js'
 
 async function seed(rt: Runtime, resource: string, records: Record<string, unknown>[]) {

@@ -6,7 +6,7 @@
 import t from 'tap'
 import { testStack, testUser, waitFor } from '../helpers/stack.js'
 import { startProcessors, stopAll } from '../../bin/runtime.js'
-import { openPublisher } from '../../connectors/publisher.js'
+import { openPublisher } from '../../schemas/events/publisher.js'
 import { buildApp } from '../../api/app.js'
 
 const ts = '2024-01-01T00:00:00+00:00'

@@ -8,7 +8,7 @@
 import t from 'tap'
 import { sql, ident } from '../../core/sql.js'
 import { testStack } from '../helpers/stack.js'
-import { openPublisher } from '../../connectors/publisher.js'
+import { openPublisher } from '../../schemas/events/publisher.js'
 import { citationNetworkDef, type NetEvent } from '../../streams/citation-network.js'
 import type { RelinkCommand } from '../../schemas/events/index.js'
 import { createRng } from '../../connectors/sample/random.js'

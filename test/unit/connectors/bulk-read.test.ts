@@ -6,7 +6,7 @@ import path from 'node:path'
 import { readBulkDir, readBulkFile, type BulkRow, type BulkProgress } from '../../../connectors/bulk/index.js'
 import { edgeId } from '../../../domain/citations/edges.js'
 import { catalogue } from '../../../schemas/catalogue/index.js'
-import { createEntityCodec } from '../../../connectors/entity-codec.js'
+import { createEntityCodec } from '../../../schemas/events/entity-codec.js'
 
 const DUMP = new URL('../../fixtures/bulk/dump/', import.meta.url).pathname
 

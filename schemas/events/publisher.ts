@@ -1,0 +1,147 @@
+/**
+ * Publishes entity changes to their compacted topics: Avro in the registry's wire format
+ * (magic byte, schema id, body), keyed by id, through an idempotent producer. Writes are
+ * buffered per topic and sent in batches; `flush` returns once Kafka has acknowledged them.
+ */
+import avro from 'avsc'
+import type { Kafka, Producer, Message } from 'kafkajs'
+import type { Config } from '../../core/config.js'
+import type { Logger } from '../../core/logger.js'
+import type { Registry } from '../../core/registry.js'
+import { idempotentProducer } from '../../core/kafka.js'
+import { ensureEntityTopics } from '../topics.js'
+import type { Catalogue } from '../catalogue/index.js'
+import { toAvro } from '../avro.js'
+import { registerEntitySchemas } from '../registry.js'
+import { entityTopic, createVersioner, wireEncode } from './index.js'
+import { createEntityCodec, InvalidRecord, type EntityCodec } from './entity-codec.js'
+
+export { createVersioner }
+
+export interface PublisherStats { published: number; invalid: number; bytes: number }
+
+export interface Publisher {
+  start(): Promise<void>
+  /** Queue an upsert; resolves when buffered (awaits a send when the buffer is full). */
+  upsert(resource: string, record: Record<string, unknown>): Promise<void>
+  delete(resource: string, key: string | number): Promise<void>
+  flush(): Promise<void>
+  stop(): Promise<void>
+  /**
+   * Publishes one change now, on its own (a write of the API): resolves with where it landed once
+   * Kafka acknowledged it from all in-sync replicas, so a reader can wait until it is applied.
+   * Invalid records are refused with InvalidRecord.
+   */
+  write(resource: string, change: { upsert: Record<string, unknown> } | { delete: string | number }): Promise<Written>
+  readonly stats: PublisherStats
+}
+
+/** Where a published change landed. */
+export interface Written { topic: string; partition: number; offset: string; key: string; version: number }
+
+interface Topic { name: string; schemaId: number; type: avro.Type; codec: EntityCodec; buffer: Message[]; bytes: number }
+
+export function createPublisher(deps: {
+  cfg: Config; kafka: Kafka; registry: Registry; catalogue: Catalogue; log: Logger
+  batchSize?: number; batchBytes?: number
+  onInvalid?: (resource: string, record: Record<string, unknown>, reason: string) => void
+  version?: () => number
+}): Publisher {
+  const { cfg, kafka, registry, catalogue: cat, log } = deps
+  const batchSize = deps.batchSize ?? 2000
+  const batchBytes = deps.batchBytes ?? 4 * 1024 * 1024
+  const version = deps.version ?? createVersioner()
+  const stats: PublisherStats = { published: 0, invalid: 0, bytes: 0 }
+  const topics = new Map<string, Topic>()
+  let producer: Producer | undefined
+
+  async function send(t: Topic) {
+    if (t.buffer.length === 0) return
+    const messages = t.buffer
+    t.buffer = []; t.bytes = 0
+    await producer!.send({ topic: t.name, messages, acks: -1 })
+    stats.published += messages.length
+  }
+
+  async function enqueue(resource: string, key: string, value: Buffer) {
+    const t = topics.get(resource)!
+    t.buffer.push({ key, value })
+    t.bytes += value.length
+    stats.bytes += value.length
+    if (t.buffer.length >= batchSize || t.bytes >= batchBytes) await send(t)
+  }
+
+  function topicOf(resource: string): Topic {
+    const t = topics.get(resource)
+    if (!t) throw new InvalidRecord(`unknown resource ${resource}`)
+    return t
+  }
+
+  return {
+    stats,
+    async start() {
+      await ensureEntityTopics(cfg, kafka, cat)
+      const ids = await registerEntitySchemas(cfg, registry, cat)
+      for (const r of cat.stored) {
+        topics.set(r.name, {
+          name: entityTopic(cfg, r), schemaId: ids.get(r.name)!, type: avro.Type.forSchema(toAvro(cat, r) as avro.Schema),
+          codec: createEntityCodec(cat, r), buffer: [], bytes: 0,
+        })
+      }
+      producer = idempotentProducer(kafka)
+      await producer.connect()
+    },
+    async upsert(resource, record) {
+      let key: string, value: Buffer
+      try {
+        const t = topicOf(resource)
+        const entity = t.codec.toEntity(record)
+        key = t.codec.keyOf(record)
+        value = wireEncode(t.schemaId, t.type.toBuffer({ op: 'upsert', version: version(), key, entity }))
+      } catch (err) {
+        if (!(err instanceof InvalidRecord) && !(err instanceof Error && /invalid/i.test(err.message))) throw err
+        stats.invalid++
+        deps.onInvalid?.(resource, record, (err as Error).message)
+        return
+      }
+      await enqueue(resource, key, value)
+    },
+    async write(resource, change) {
+      const t = topicOf(resource)
+      const v = version()
+      let key: string, value: Buffer
+      if ('upsert' in change) {
+        const entity = t.codec.toEntity(change.upsert)
+        key = t.codec.keyOf(change.upsert)
+        value = wireEncode(t.schemaId, t.type.toBuffer({ op: 'upsert', version: v, key, entity }))
+      } else {
+        key = String(change.delete)
+        value = wireEncode(t.schemaId, t.type.toBuffer({ op: 'delete', version: v, key, entity: null }))
+      }
+      const [meta] = await producer!.send({ topic: t.name, messages: [{ key, value }], acks: -1 })
+      stats.published++
+      return { topic: t.name, partition: meta.partition, offset: String(meta.baseOffset ?? meta.offset), key, version: v }
+    },
+    async delete(resource, key) {
+      const t = topicOf(resource)
+      await enqueue(resource, String(key), wireEncode(t.schemaId, t.type.toBuffer({ op: 'delete', version: version(), key: String(key), entity: null })))
+    },
+    async flush() {
+      for (const t of topics.values()) await send(t)
+    },
+    async stop() {
+      await this.flush()
+      await producer?.disconnect()
+      log.debug({ stats }, 'publisher stopped')
+    },
+  }
+}
+
+export interface PublisherDeps { cfg: Config; kafka: Kafka; registry: Registry; catalogue: Catalogue; log: Logger }
+
+/** A started publisher: topics exist, schemas are registered, the producer is connected. */
+export async function openPublisher(deps: PublisherDeps, onInvalid?: (resource: string, record: Record<string, unknown>, reason: string) => void): Promise<Publisher> {
+  const pub = createPublisher({ ...deps, onInvalid })
+  await pub.start()
+  return pub
+}

@@ -1,0 +1,128 @@
+/**
+ * The in-memory matcher (the percolator) and the ClickHouse search agree: random small documents
+ * from a tiny vocabulary, some replaced and some deleted, and random queries of the whole language;
+ * for each query the matcher's id set, the SQL id set, the SQL count and the BM25 scores
+ * (SQL against bm25.ts with the same statistics) are the same. Own database, dropped at the end.
+ */
+import t from 'tap'
+import { loadConfig } from '../../core/config.js'
+import { createDb } from '../../core/clickhouse.js'
+import { sql, ident } from '../../core/sql.js'
+import { parseQuery } from '../../domain/search/parse.js'
+import { compileMatcher } from '../../domain/search/matcher.js'
+import { analyzeDocument, type AnalyzedDoc, type SearchDocument } from '../../domain/search/document.js'
+import { scoreDocument } from '../../domain/search/bm25.js'
+import { searchTableDdl, searchTables, indexColumns, toIndexRows, searchSql, countSql, statsSql, expansionSql, type SearchStats } from '../../domain/search/to-sql.js'
+
+const cfg = loadConfig()
+const DB = `t_search_agree_${process.pid}_${Date.now().toString(36)}`
+const QUERIES = 300
+
+let seed = 12345
+const rnd = () => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed / 0x80000000 }
+const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]
+const WORDS = ['alpha', 'alphabet', 'alpine', 'beta', 'betamax', 'gamma', 'delta', 'deltoid', 'court', 'duty', 'care', 'müller', 'o', 'v']
+const COURTS = ['ca1', 'ca2', 'scotus']
+const words = (min: number, max: number) => Array.from({ length: min + Math.floor(rnd() * (max - min + 1)) }, () => pick(WORDS)).join(' ')
+
+function randomDoc(id: number): SearchDocument {
+  return {
+    id,
+    case_name: `${words(1, 2)} v. ${words(1, 2)}`,
+    text: rnd() < 0.1 ? null : words(0, 14),
+    judge: rnd() < 0.5 ? words(1, 2) : null,
+    citation: rnd() < 0.5 ? [words(1, 3), words(1, 3)] : [],
+    court_id: rnd() < 0.1 ? null : pick(COURTS),
+    date_filed: rnd() < 0.15 ? null : `200${Math.floor(rnd() * 4)}-0${1 + Math.floor(rnd() * 9)}-1${Math.floor(rnd() * 9)}`,
+    cite_count: rnd() < 0.2 ? null : Math.floor(rnd() * 6),
+    panel_ids: rnd() < 0.5 ? [] : [Math.floor(rnd() * 5), Math.floor(rnd() * 5)],
+  }
+}
+
+function randomQuery(depth = 0): string {
+  const r = rnd()
+  if (depth < 3 && r < 0.3) {
+    const op = pick([' ', ' AND ', ' OR ', ' || ', ' && '])
+    return `(${randomQuery(depth + 1)}${op}${randomQuery(depth + 1)})`
+  }
+  if (depth < 3 && r < 0.4) return `${pick(['NOT ', '-', '!'])}${randomQuery(depth + 1)}`
+  const leaf = rnd()
+  if (leaf < 0.25) return pick(WORDS)
+  if (leaf < 0.35) return `"${pick(WORDS)} ${pick(WORDS)}"`
+  if (leaf < 0.42) return `"${pick(WORDS)} ${pick(WORDS)}"~${Math.floor(rnd() * 4)}`
+  if (leaf < 0.47) return `"${pick(WORDS)} ${pick(WORDS)} ${pick(WORDS)}"~${Math.floor(rnd() * 6)}`
+  if (leaf < 0.55) return `${pick(['alp', 'alph', 'bet', 'delt', 'gam', 'cou', 'mul', 'xyz'])}*`
+  if (leaf < 0.63) return `${pick(['caseName', 'judge', 'citation', 'text'])}:${pick(WORDS)}`
+  if (leaf < 0.67) return `${pick(['caseName', 'citation'])}:"${pick(WORDS)} ${pick(WORDS)}"`
+  if (leaf < 0.75) return `court_id:${pick([...COURTS, 'ca1*', 'sco*', 'CA2'])}`
+  if (leaf < 0.83) return `dateFiled:${pick(['[', '{'])}${pick(['*', '2000', '2001-05', '2002-03-14'])} TO ${pick(['*', '2001', '2002-06', '2003-01-15'])}${pick([']', '}'])}`
+  if (leaf < 0.9) return `citeCount:${pick(['[1 TO 3]', '{1 TO 4}', '>=2', '<3', '0'])}`
+  if (leaf < 0.95) return `panel_ids:${Math.floor(rnd() * 5)}`
+  return pick(['foo:bar', 'id:3', 'dateFiled:2001', 'citeCount:[* TO *]'])
+}
+
+t.test('the matcher and ClickHouse return the same documents, counts and scores', async (t) => {
+  const root = createDb(cfg, { useDatabase: false })
+  const db = createDb(cfg, { database: DB })
+  t.teardown(async () => {
+    await root.command(sql`DROP DATABASE IF EXISTS ${ident(DB)}`).catch(() => {})
+    await db.close()
+    await root.close()
+  })
+  await root.command(sql`CREATE DATABASE ${ident(DB)}`)
+  for (const q of searchTableDdl('o', { database: DB })) await db.command(q)
+
+  // version 1 of 120 documents, then 30 replaced (version 2, inserted twice) and 15 deleted (version 3), in separate inserts
+  const current = new Map<number, AnalyzedDoc>()
+  const columns = indexColumns('o')
+  const insert = async (docs: { doc: AnalyzedDoc; version: number; deleted?: boolean }[]) =>
+    db.insertCompact(searchTables('o').ingest, columns, docs.map(({ doc, version, deleted }) => { const row = toIndexRows('o', doc, version, deleted)[0]; return columns.map((c) => row[c]) }))
+  const v1 = Array.from({ length: 120 }, (_, i) => analyzeDocument('o', randomDoc(i + 1)))
+  await insert(v1.map((doc) => ({ doc, version: 1 })))
+  v1.forEach((d) => current.set(d.id, d))
+  const v2 = Array.from({ length: 30 }, (_, i) => analyzeDocument('o', randomDoc(1 + ((i * 7) % 120))))
+  await insert(v2.map((doc) => ({ doc, version: 2 })))
+  await insert(v2.map((doc) => ({ doc, version: 2 }))) // delivered twice (at-least-once): must not count twice
+  v2.forEach((d) => current.set(d.id, d))
+  const gone = Array.from({ length: 15 }, (_, i) => current.get(3 + i * 8) as AnalyzedDoc)
+  await insert(gone.map((doc) => ({ doc, version: 3, deleted: true })))
+  gone.forEach((d) => current.delete(d.id))
+  const docs = [...current.values()]
+  t.equal(docs.length, 105)
+
+  let nonEmpty = 0
+  let queries = 0
+  for (let i = 0; i < QUERIES; i++) {
+    const q = randomQuery()
+    const ast = parseQuery(q, 'o')
+    queries++
+    const m = compileMatcher(ast, 'o')
+    const want = docs.filter(m).map((d) => d.id).sort((a, b) => a - b)
+    const o = { database: DB, order: [{ field: 'id', dir: 'asc' as const }] }
+    const got = (await db.query<{ id: number }>(searchSql(ast, 'o', o))).map((r) => Number(r.id))
+    const [{ count }] = await db.query<{ count: number }>(countSql(ast, 'o', o))
+    if (want.length) nonEmpty++
+    if (!t.same(got, want, q) || !t.equal(Number(count), want.length, `${q}: count`)) break
+
+    const stats = (await db.query<SearchStats>(statsSql(ast, 'o', { database: DB })))[0]
+    const ranked = await db.query<{ id: number; score: number }>(searchSql(ast, 'o', { database: DB, stats, limit: 1000 }))
+    const byId = new Map(docs.map((d) => [d.id, d]))
+    const expected = want.map((id) => ({ id, score: scoreDocument(ast, 'o', byId.get(id) as AnalyzedDoc, stats) }))
+      .sort((a, b) => b.score - a.score || b.id - a.id)
+    const close = ranked.length === expected.length && ranked.every((r, k) => Math.abs(r.score - expected[k].score) <= 1e-9 * Math.max(1, expected[k].score))
+    if (!t.ok(close, `${q}: BM25 scores`, { got: ranked.slice(0, 5), want: expected.slice(0, 5) })) break
+    // same order wherever scores are not tied within rounding
+    const order = ranked.every((r, k) => r.id === expected[k].id || Math.abs(r.score - expected[k].score) <= 1e-9 * Math.max(1, r.score))
+    if (!t.ok(order, `${q}: BM25 order`)) break
+  }
+  t.equal(queries, QUERIES)
+
+  // prefix expansion lists what the postings hold (stale versions included), capped at max + 1
+  const live = new Set(docs.flatMap((d) => [...d.text.case_name.positions.keys()].filter((x) => x.startsWith('alp'))))
+  const [row] = await db.query<{ key: string; terms: string[] }>(expansionSql(parseQuery('caseName:alp*', 'o'), 'o', { database: DB }) as NonNullable<ReturnType<typeof expansionSql>>)
+  t.equal(row.key, 'case_name:alp')
+  t.ok([...live].every((x) => row.terms.includes(x)), `expansions ${row.terms.join(' ')} cover ${[...live].join(' ')}`)
+  const [capped] = await db.query<{ terms: string[] }>(expansionSql(parseQuery('caseName:alp*', 'o'), 'o', { database: DB, maxExpansions: 1 }) as NonNullable<ReturnType<typeof expansionSql>>)
+  t.equal(capped.terms.length, 2, 'one more than allowed marks a prefix as too broad')
+  t.ok(nonEmpty > QUERIES / 4, `${nonEmpty} queries with hits`)
+})
