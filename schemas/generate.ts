@@ -14,7 +14,7 @@ export const GENERATED_DIR = path.join(path.dirname(fileURLToPath(import.meta.ur
 
 export function generatedFiles(cat: Catalogue = catalogue): Map<string, string> {
   const files = new Map<string, string>()
-  for (const r of cat.resources) {
+  for (const r of cat.stored) {
     files.set(`${r.name}.avsc`, JSON.stringify(toAvro(cat, r), null, 2) + '\n')
     files.set(`${r.name}.sql`, toDdl(cat, r, 'lds') + ';\n')
   }

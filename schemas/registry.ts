@@ -11,6 +11,6 @@ const CONCURRENCY = 4
 
 /** Idempotent: a schema the registry already holds answers its existing id. */
 export async function registerEntitySchemas(cfg: Pick<Config, 'topicPrefix'>, registry: Registry, cat: Catalogue): Promise<Map<string, number>> {
-  const ids = await pMap(cat.resources, async (r) => [r.name, await registry.registerAvro(valueSubject(entityTopic(cfg, r)), toAvro(cat, r))] as const, { concurrency: CONCURRENCY })
+  const ids = await pMap(cat.stored, async (r) => [r.name, await registry.registerAvro(valueSubject(entityTopic(cfg, r)), toAvro(cat, r))] as const, { concurrency: CONCURRENCY })
   return new Map(ids)
 }

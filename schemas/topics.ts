@@ -10,6 +10,6 @@ export async function ensureEntityTopics(cfg: Pick<Config, 'topicPrefix' | 'part
   const admin = kafka.admin()
   await admin.connect()
   try {
-    await ensureTopics(admin, cat.resources.map((r) => compactedTopic(entityTopic(cfg, r), cfg.partitions)))
+    await ensureTopics(admin, cat.stored.map((r) => compactedTopic(entityTopic(cfg, r), cfg.partitions)))
   } finally { await admin.disconnect() }
 }

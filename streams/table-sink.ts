@@ -47,7 +47,7 @@ export interface WatermarkSender { send(w: Watermark): Promise<void> }
 
 export function tableSinkDef(deps: { cfg: Config; db: Db; registry: Registry; catalogue: Catalogue; resources?: string[]; watermarks?: WatermarkSender }): StreamDef<{ event: EntityEvent; resource: ResourceDef }, TableRows> {
   const { cfg, db, catalogue: cat } = deps
-  const resources = deps.resources ? deps.resources.map((n) => cat.get(n)) : [...cat.resources]
+  const resources = deps.resources ? deps.resources.map((n) => cat.get(n)) : [...cat.stored]
   const byTopic = new Map(resources.map((r) => [entityTopic(cfg, r), r]))
   const decode = createDecoder(deps.registry)
   return {
