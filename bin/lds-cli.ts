@@ -119,6 +119,40 @@ async function waitVisible(rt: ReturnType<typeof createRuntime>, id: number) {
   console.error('note: the user is published; it works once the processors (npm start) have applied it')
 }
 
+program.command('publish <resource> [file]')
+  .description('Publish JSON lines (a file, or - / nothing for stdin) as upserts of a resource: one object per line in its v4 field names, related objects by id. Bad lines are reported with their number; the rest are published.')
+  .action(async (resource: string, file: string | undefined) => withRuntime(async (rt) => {
+    const { publishLines, openInput } = await import('../connectors/drivers/publish.js')
+    const report = await publishLines(rt, resource, openInput(file))
+    console.log(JSON.stringify(report, null, 2))
+    if (report.refused.length) process.exitCode = 2
+  }))
+
+const webhooks = program.command('webhooks').description('Manage webhook endpoints (also at /api/rest/v4/webhooks/).')
+webhooks.command('add <user> <url>')
+  .description('Add an endpoint for a user; prints it with its signing secret.')
+  .requiredOption('--event-type <n>', '1 docket alert, 2 search alert, 3 archive fetch, 4 old docket alerts report, 5 pray and pay', int)
+  .option('--version <n>', 'event format: 1 or 2', int, 2)
+  .option('--enabled', 'deliver at once (endpoints start disabled otherwise)')
+  .action(async (user: string, url: string, o: { eventType: number; version: number; enabled?: boolean }) => withRuntime(async (rt) => {
+    const { addWebhook } = await import('./webhooks.js')
+    console.log(JSON.stringify(await addWebhook(rt, user, url, { eventType: o.eventType, version: o.version, enabled: !!o.enabled }), null, 2))
+  }))
+webhooks.command('list [user]').description('List endpoints (of one user, or all).').action(async (user: string | undefined) => withRuntime(async (rt) => {
+  const { listWebhooks } = await import('./webhooks.js')
+  for (const w of await listWebhooks(rt, user)) console.log(`${String(w.id)}\tuser ${String(w.user_id)}\ttype ${String(w.event_type)}\tv${String(w.version)}\t${w.enabled ? 'enabled' : 'disabled'}\tfailures ${String(w.failure_count)}\t${String(w.url)}`)
+}))
+webhooks.command('enable <id>').description('Enable an endpoint; events that failed in the last two days are sent again.').action(async (id: string) => withRuntime(async (rt) => {
+  const { setWebhookEnabled } = await import('./webhooks.js')
+  await setWebhookEnabled(rt, int(id), true)
+  console.log(`webhook ${id} enabled`)
+}))
+webhooks.command('disable <id>').description('Disable an endpoint: its events are held, not sent.').action(async (id: string) => withRuntime(async (rt) => {
+  const { setWebhookEnabled } = await import('./webhooks.js')
+  await setWebhookEnabled(rt, int(id), false)
+  console.log(`webhook ${id} disabled`)
+}))
+
 program.command('migrate').description('Create or update the ClickHouse tables and register topic schemas.').action(async () => {
   const rt = createRuntime()
   try { await prepare(rt) } finally { await rt.close() }

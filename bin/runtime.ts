@@ -19,6 +19,11 @@ import { openPublisher } from '../schemas/events/publisher.js'
 import { openWebhookQueue } from '../schemas/events/webhook-queue.js'
 import { startWebhookDelivery } from '../streams/webhooks/delivery.js'
 import { createMailer, type Mailer } from '../connectors/mail.js'
+import { createRecordsGateway, type RecordsGateway } from '../connectors/records-gateway.js'
+import { startDocketAlertSender } from '../streams/alerts/docket-alerts.js'
+import { startArchiveFetcher } from '../streams/alerts/archive-fetch.js'
+import { startPrayerGranter } from '../streams/alerts/prayers.js'
+import { startScheduler } from '../streams/alerts/scheduler.js'
 
 export interface Runtime {
   cfg: Config; log: Logger; kafka: Kafka; registry: Registry; db: Db; catalogue: Catalogue; clock: Clock
@@ -57,7 +62,7 @@ export async function prepare(rt: Runtime): Promise<void> {
 export interface Stoppable { stop(): Promise<void> }
 
 /** The processor roles; each can run in its own process (`lds run --roles table-sink`) and in several instances. */
-export const PROCESSOR_ROLES = ['table-sink', 'citation-network', 'webhook-delivery'] as const
+export const PROCESSOR_ROLES = ['table-sink', 'citation-network', 'webhook-delivery', 'docket-alerts', 'archive-fetch', 'prayers', 'scheduler'] as const
 export type ProcessorRole = (typeof PROCESSOR_ROLES)[number]
 
 /** Starts the given processors in this process; the returned list stops them in reverse order. */
@@ -69,12 +74,19 @@ export async function startProcessors(rt: Runtime, roles: readonly ProcessorRole
     started.push(publisher)
     started.push(await startCitationNetwork({ ...rt, publisher }))
   }
-  if (roles.includes('webhook-delivery')) {
+  // The webhook side: delivery and the event sources, sharing one publisher, queue and mailer.
+  const sources = roles.filter((r) => ['webhook-delivery', 'docket-alerts', 'archive-fetch', 'prayers', 'scheduler'].includes(r))
+  if (sources.length) {
     const publisher = await openPublisher(rt)
     const queue = await openWebhookQueue(rt)
     const mailer = mailerOf(rt.cfg)
     started.push(publisher, queue, { stop: async () => { await mailer?.close() } })
-    started.push(await startWebhookDelivery({ ...rt, publisher, queue, mailer }))
+    const deps = { ...rt, publisher, queue, mailer }
+    if (roles.includes('webhook-delivery')) started.push(await startWebhookDelivery(deps))
+    if (roles.includes('docket-alerts')) started.push(await startDocketAlertSender(deps))
+    if (roles.includes('archive-fetch')) started.push(await startArchiveFetcher({ ...deps, gateway: gatewayOf(rt.cfg) }))
+    if (roles.includes('prayers')) started.push(await startPrayerGranter(deps))
+    if (roles.includes('scheduler')) started.push(await startScheduler(deps))
   }
   return started
 }
@@ -84,6 +96,11 @@ export function mailerOf(cfg: Config): Mailer | undefined {
   const s = cfg.smtp
   if (!s.host) return undefined
   return createMailer({ host: s.host, port: s.port, from: s.from, secure: s.secure, ...(s.user ? { auth: { user: s.user, pass: s.password } } : {}) })
+}
+
+/** The court-records gateway the configuration names (LDS_RECORDS_URL), or none. */
+export function gatewayOf(cfg: Config): RecordsGateway | undefined {
+  return cfg.records.url ? createRecordsGateway({ baseUrl: cfg.records.url, username: cfg.records.username, password: cfg.records.password }) : undefined
 }
 
 /** Stops what was started, last first; failures are logged, not thrown, so every part gets its turn. */

@@ -1,0 +1,114 @@
+/**
+ * The archive fetch processor. A queued request (status 1) is marked in progress (4), sent to the
+ * court-records gateway, and completed: success (2, date_completed, a message) makes the document
+ * available in the archive (is_available, its file, pages and hash), which is what grants prayers;
+ * failure (3, or 6/7 as the gateway says, date_completed null, the gateway's message). Either way
+ * the owner gets an ARCHIVE_FETCH webhook event. Users who asked to be auto-subscribed follow a
+ * docket they fetched (a docket alert is made for them).
+ * A request found in progress when it is read again (the processor stopped mid-fetch) is failed
+ * with a message asking to request it again: fetching twice could buy twice.
+ */
+import { entityTopic, dlqTopic, groupId, createDecoder, validateEntityEvent, type EntityEvent } from '../../schemas/events/index.js'
+import { archiveFetchPayload, EVENT_TYPES } from '../../domain/webhooks/index.js'
+import type { RecordsGateway } from '../../connectors/records-gateway.js'
+import { startStream, type StreamDef } from '../runner.js'
+import { openSourceContext, asShown, type SourceDeps, type Row } from './context.js'
+
+export const ARCHIVE_FETCHER = 'archive-fetcher'
+const STATUS = { QUEUED: 1, SUCCEEDED: 2, FAILED: 3, IN_PROGRESS: 4 } as const
+
+export async function startArchiveFetcher(deps: SourceDeps & { gateway?: RecordsGateway }) {
+  const { cfg, clock } = deps
+  const log = deps.log.child({ stream: ARCHIVE_FETCHER })
+  const ctx = await openSourceContext(deps, ARCHIVE_FETCHER)
+  const decode = createDecoder(deps.registry)
+  const iso = () => new Date(clock.now()).toISOString()
+
+  async function complete(req: Row, change: Row): Promise<Row> {
+    const done: Row = { ...req, ...change, date_modified: iso() }
+    await deps.publisher.write('archive-fetch', { upsert: done })
+    await ctx.emitter.emit({ userId: Number(req.user_id), eventType: EVENT_TYPES.ARCHIVE_FETCH.id, payload: () => archiveFetchPayload(asShown({ ...done, court: done.court_id, docket: done.docket_id, archive_document: done.archive_document_id })) })
+    return done
+  }
+
+  async function fetchOne(req: Row): Promise<void> {
+    const current = (await ctx.rowsWhere('archive-fetch', 'id', [Number(req.id)]))[0]
+    if (current && Number(current.status) !== STATUS.QUEUED && Number(current.status) !== STATUS.IN_PROGRESS) return // already done
+    if (current && Number(current.status) === STATUS.IN_PROGRESS) {
+      await complete(req, { status: STATUS.FAILED, date_completed: null, message: 'The fetch was interrupted; nothing was bought. Please request it again.' })
+      return
+    }
+    if (!deps.gateway) {
+      await complete(req, { status: STATUS.FAILED, date_completed: null, message: 'No court-records gateway is configured for this service.' })
+      return
+    }
+    await deps.publisher.write('archive-fetch', { upsert: { ...req, status: STATUS.IN_PROGRESS, date_modified: iso() } })
+    const type = Number(req.request_type)
+    if (type === 1) {
+      const docket = req.docket_id ? (await ctx.rowsWhere('dockets', 'id', [Number(req.docket_id)]))[0] : undefined
+      const got = await deps.gateway.fetchDocket({
+        court: String(req.court_id ?? docket?.court_id ?? ''), records_case_id: (req.records_case_id as string) || (docket?.records_case_id as string) || null,
+        docket_number: (req.docket_number as string) || (docket?.docket_number as string) || null, de_date_start: req.de_date_start as string | null, de_date_end: req.de_date_end as string | null,
+        de_number_start: req.de_number_start as number | null, de_number_end: req.de_number_end as number | null,
+        show_parties_and_counsel: !!req.show_parties_and_counsel, show_terminated_parties: !!req.show_terminated_parties, show_list_of_member_cases: !!req.show_list_of_member_cases,
+      })
+      if (!got.ok) { await complete(req, { status: got.failure.fetchStatus, date_completed: null, message: got.failure.message }); return }
+      await complete(req, { status: STATUS.SUCCEEDED, date_completed: iso(), message: `Successfully completed fetch and save: docket ${got.value.docket_number}.` })
+      if (docket) await autoSubscribe(Number(req.user_id), Number(docket.id))
+      return
+    }
+    const doc = (await ctx.rowsWhere('archive-documents', 'id', [Number(req.archive_document_id)]))[0]
+    if (!doc) { await complete(req, { status: STATUS.FAILED, date_completed: null, message: 'The document is not in the archive.' }); return }
+    const docket = doc.docket_id ? (await ctx.rowsWhere('dockets', 'id', [Number(doc.docket_id)]))[0] : undefined
+    const got = await deps.gateway.fetchDocument({
+      court: String(docket?.court_id ?? ''), records_case_id: String(docket?.records_case_id ?? ''), records_doc_id: String(doc.records_doc_id ?? ''),
+      document_number: (doc.document_number as string) ?? null, attachment_number: (doc.attachment_number as number) ?? null,
+    })
+    if (!got.ok) { await complete(req, { status: got.failure.fetchStatus, date_completed: null, message: got.failure.message }); return }
+    // The document is now in the archive: this is what grants the prayers waiting for it.
+    await deps.publisher.write('archive-documents', { upsert: {
+      ...doc, is_available: true, sha1: got.value.sha1, file_size: got.value.fileSize, page_count: got.value.pageCount ?? doc.page_count ?? null,
+      filepath_local: `archive/${String(docket?.court_id ?? 'court')}/${String(doc.id)}.pdf`, date_upload: iso(), date_modified: iso(),
+    } })
+    await complete(req, { status: STATUS.SUCCEEDED, date_completed: iso(), message: 'Successfully completed fetch and save.' })
+    if (docket) await autoSubscribe(Number(req.user_id), Number(docket.id))
+  }
+
+  /** A user with auto-subscribe follows the docket it fetched (unless it already has an alert on it). */
+  async function autoSubscribe(userId: number, docketId: number): Promise<void> {
+    if (!ctx.users.get(userId)?.auto_subscribe) return
+    const existing = await ctx.rowsWhere('docket-alerts', 'docket_id', [docketId])
+    if (existing.some((a) => Number(a.user_id) === userId)) return
+    const now = iso()
+    await deps.publisher.write('docket-alerts', { upsert: {
+      id: Date.now() * 1000 + Math.floor(Math.random() * 1000), user_id: userId, docket_id: docketId, alert_type: 1,
+      secret_key: [...crypto.getRandomValues(new Uint8Array(20))].map((b) => b.toString(16).padStart(2, '0')).join(''),
+      date_created: now, date_modified: now, date_last_hit: null,
+    } })
+  }
+
+  async function process(events: EntityEvent[]): Promise<void> {
+    const latest = new Map<number, Row>()
+    for (const e of events) if (e.op === 'upsert' && e.entity) latest.set(Number(e.key), e.entity)
+    for (const req of latest.values()) {
+      if (Number(req.status) !== STATUS.QUEUED) continue
+      try { await fetchOne(req) } catch (err) {
+        log.warn({ request: req.id, err: (err as Error).message }, 'fetch request failed')
+        await complete(req, { status: STATUS.FAILED, date_completed: null, message: 'The fetch failed unexpectedly; nothing was bought. Please try again later.' })
+      }
+    }
+    await deps.publisher.flush()
+  }
+
+  const def: StreamDef<EntityEvent, EntityEvent[]> = {
+    name: ARCHIVE_FETCHER,
+    groupId: groupId(cfg, ARCHIVE_FETCHER),
+    topics: [entityTopic(cfg, 'archive-fetch')],
+    dlqTopic: dlqTopic(cfg, ARCHIVE_FETCHER),
+    async decode(m) { return validateEntityEvent(await decode(m.message.value)) },
+    transform: (events) => events.map((e) => e.event),
+    sink: process,
+  }
+  const stream = await startStream(def, deps)
+  return { consumer: stream.consumer, async stop() { await stream.stop(); await ctx.stop() } }
+}

@@ -1,0 +1,96 @@
+/**
+ * The docket alert sender. Reads docket entries as they arrive; for an entry new to a docket that
+ * users follow (an active docket alert), each follower gets a DOCKET_ALERT webhook event (entries
+ * with `docket` as an integer id, no resource_uri, no tags) on its enabled endpoints and an
+ * e-mail, and its alert's date_last_hit moves. A changed entry (seen before) is sent only to
+ * endpoints that asked for updates (`deliver_updates`, our addition). The entries it has seen are
+ * recorded before it commits, so a replay is not mistaken for new filings.
+ */
+import { sql, ident } from '../../core/sql.js'
+import { entityTopic, dlqTopic, groupId, createDecoder, validateEntityEvent, createVersioner, type EntityEvent } from '../../schemas/events/index.js'
+import { ALERT_ENTRIES_SEEN } from '../../schemas/internal/alerts.js'
+import { docketAlertPayload, EVENT_TYPES } from '../../domain/webhooks/index.js'
+import { docketAlertMail } from '../../connectors/mail.js'
+import { startStream, type StreamDef } from '../runner.js'
+import { createEntityTable } from '../lib/entity-table.js'
+import { openSourceContext, asShown, type SourceDeps, type Row } from './context.js'
+
+export const DOCKET_ALERT_SENDER = 'docket-alert-sender'
+
+export async function startDocketAlertSender(deps: SourceDeps) {
+  const { cfg, db, clock } = deps
+  const log = deps.log.child({ stream: DOCKET_ALERT_SENDER })
+  const ctx = await openSourceContext(deps, DOCKET_ALERT_SENDER)
+  const alerts = createEntityTable(deps, 'docket-alerts')
+  await alerts.start()
+  await alerts.ready()
+  const decode = createDecoder(deps.registry)
+  const version = createVersioner()
+  const table = (name: string) => sql`${ident(db.database)}.${ident(name)}`
+
+  /** Users following a docket with an active alert, and their alerts. */
+  const followers = (docketId: number): Row[] => [...alerts.values()].filter((a) => Number(a.docket_id) === docketId && Number(a.alert_type) === 1)
+
+  async function process(events: EntityEvent[]): Promise<void> {
+    const entries = new Map<number, Row>()
+    for (const e of events) if (e.op === 'upsert' && e.entity) entries.set(Number(e.key), e.entity)
+    if (!entries.size) return
+    const seen = new Set((await db.withKeys<{ id: number }>([...entries.keys()], 'Int64', (k) => sql`SELECT id FROM ${table(ALERT_ENTRIES_SEEN)} FINAL WHERE id IN ${k}`)).map((r) => Number(r.id)))
+    const byDocket = new Map<number, { fresh: Row[]; changed: Row[] }>()
+    for (const [id, entry] of entries) {
+      const docketId = Number(entry.docket_id)
+      if (!followers(docketId).length) continue
+      const slot = byDocket.get(docketId) ?? { fresh: [], changed: [] }
+      ;(seen.has(id) ? slot.changed : slot.fresh).push(entry)
+      byDocket.set(docketId, slot)
+    }
+    if (byDocket.size) {
+      const all = [...byDocket.values()].flatMap((s) => [...s.fresh, ...s.changed])
+      const docs = await ctx.rowsWhere('archive-documents', 'docket_entry_id', all.map((e) => Number(e.id)))
+      const dockets = new Map((await ctx.rowsWhere('dockets', 'id', [...byDocket.keys()])).map((d) => [Number(d.id), d]))
+      const shape = (entry: Row) => ({ ...asShown(entry), docket: Number(entry.docket_id), archive_documents: docs.filter((d) => Number(d.docket_entry_id) === Number(entry.id)).map(asShown) })
+      const now = new Date(clock.now()).toISOString()
+      for (const [docketId, { fresh, changed }] of byDocket) {
+        for (const alert of followers(docketId)) {
+          const userId = Number(alert.user_id)
+          if (fresh.length) {
+            const payload = docketAlertPayload(fresh.map(shape))
+            await ctx.emitter.emit({ userId, eventType: EVENT_TYPES.DOCKET_ALERT.id, payload: () => payload })
+            const docket = dockets.get(docketId)
+            await ctx.mail(userId, docketAlertMail({
+              siteUrl: cfg.publicBaseUrl,
+              docket: { id: docketId, case_name: String(docket?.case_name ?? `Docket ${docketId}`), docket_number: (docket?.docket_number as string) ?? null, court: (docket?.court_id as string) ?? null, absolute_url: `/docket/${docketId}/${String(docket?.slug ?? 'case')}/` },
+              entries: fresh.map((e) => ({ entry_number: (e.entry_number as number) ?? null, date_filed: (e.date_filed as string) || null, description: String(e.description ?? '') })),
+            }))
+            await deps.publisher.upsert('docket-alerts', { ...alert, date_last_hit: now })
+          }
+          if (changed.length) {
+            // Updates go only to endpoints that asked for them.
+            const wanting = [...ctx.webhooks.values()].filter((w) => Number(w.user_id) === userId && Number(w.event_type) === EVENT_TYPES.DOCKET_ALERT.id && w.deliver_updates && w.enabled)
+            const payload = docketAlertPayload(changed.map(shape))
+            for (const w of wanting) await ctx.emitter.emit({ userId, eventType: EVENT_TYPES.DOCKET_ALERT.id, webhookId: Number(w.id), payload: () => payload })
+          }
+        }
+      }
+      await deps.publisher.flush()
+    }
+    const v = version()
+    await db.insert(ALERT_ENTRIES_SEEN, [...entries.values()].filter((e) => !seen.has(Number(e.id))).map((e) => ({ id: Number(e.id), docket_id: Number(e.docket_id), _version: v, _deleted: 0 })))
+    log.debug({ entries: entries.size, dockets: byDocket.size }, 'docket entries checked for alerts')
+  }
+
+  const def: StreamDef<EntityEvent, EntityEvent[]> = {
+    name: DOCKET_ALERT_SENDER,
+    groupId: groupId(cfg, DOCKET_ALERT_SENDER),
+    topics: [entityTopic(cfg, 'docket-entries')],
+    dlqTopic: dlqTopic(cfg, DOCKET_ALERT_SENDER),
+    async decode(m) { return validateEntityEvent(await decode(m.message.value)) },
+    transform: (events) => events.map((e) => e.event),
+    sink: process,
+  }
+  const stream = await startStream(def, deps)
+  return {
+    consumer: stream.consumer,
+    async stop() { await stream.stop(); await alerts.stop(); await ctx.stop() },
+  }
+}
