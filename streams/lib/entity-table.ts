@@ -1,0 +1,77 @@
+/**
+ * A small entity topic kept in memory by a processor that needs the current state of every row
+ * (webhook endpoints, users, docket alerts): each process reads the whole compacted topic with a
+ * consumer group of its own, `ready()` resolves once it has read what the topic held at start, and
+ * `onChange` reports each row that changed (old and new, null for a delete). Local changes the
+ * processor makes itself can be applied at once with `set`, ahead of their round trip.
+ */
+import { randomUUID } from 'node:crypto'
+import type { Consumer, Kafka } from 'kafkajs'
+import type { Config } from '../../core/config.js'
+import type { Logger } from '../../core/logger.js'
+import type { Registry } from '../../core/registry.js'
+import { retryRetriable, subscribeAll } from '../../core/kafka.js'
+import { entityTopic, createDecoder, validateEntityEvent } from '../../schemas/events/index.js'
+
+export type Row = Record<string, unknown>
+
+export interface EntityTable<K extends string | number = number> {
+  start(): Promise<void>
+  ready(): Promise<void>
+  stop(): Promise<void>
+  get(key: K): Row | undefined
+  values(): IterableIterator<Row>
+  set(key: K, row: Row | null, version?: number): void
+  onChange(fn: (key: K, before: Row | null, after: Row | null) => void): void
+}
+
+export function createEntityTable<K extends string | number = number>(deps: { cfg: Config; kafka: Kafka; registry: Registry; log: Logger }, resource: string, keyOf: (raw: string) => K = (raw) => Number(raw) as K): EntityTable<K> {
+  const topic = entityTopic(deps.cfg, resource)
+  const rows = new Map<K, { v: number; row: Row | null }>()
+  const listeners: ((key: K, before: Row | null, after: Row | null) => void)[] = []
+  const decode = createDecoder(deps.registry)
+  let consumer: Consumer | undefined
+  let targets = new Map<number, bigint>()
+  let readyResolve: () => void = () => {}
+  const readyPromise = new Promise<void>((r) => { readyResolve = r })
+  const reached = new Map<number, bigint>()
+  const checkReady = () => { if ([...targets].every(([p, end]) => (reached.get(p) ?? 0n) >= end)) readyResolve() }
+
+  const apply = (key: K, version: number, row: Row | null) => {
+    const old = rows.get(key)
+    if (old && old.v >= version) return
+    rows.set(key, { v: version, row })
+    for (const fn of listeners) fn(key, old?.row ?? null, row)
+  }
+
+  return {
+    async start() {
+      const admin = deps.kafka.admin()
+      await admin.connect()
+      try { targets = new Map((await retryRetriable(() => admin.fetchTopicOffsets(topic))).map((p) => [p.partition, BigInt(p.high)])) } finally { await admin.disconnect() }
+      checkReady()
+      consumer = deps.kafka.consumer({ groupId: `${deps.cfg.topicPrefix}table.${resource}.${randomUUID()}`, maxWaitTimeInMs: 50, sessionTimeout: 30_000, heartbeatInterval: 3_000 })
+      await consumer.connect()
+      await subscribeAll(consumer, [topic])
+      await consumer.run({
+        autoCommit: false,
+        eachBatch: async ({ batch }) => {
+          for (const m of batch.messages) {
+            try {
+              const e = validateEntityEvent(await decode(m.value))
+              apply(keyOf(e.key), e.version, e.op === 'upsert' ? e.entity : null)
+            } catch (err) { deps.log.debug({ topic, offset: m.offset, err: (err as Error).message }, 'skipping an unreadable event') }
+          }
+          reached.set(batch.partition, BigInt(batch.lastOffset()) + 1n)
+          checkReady()
+        },
+      })
+    },
+    ready: () => readyPromise,
+    async stop() { await consumer?.disconnect() },
+    get: (key) => rows.get(key)?.row ?? undefined,
+    *values() { for (const { row } of rows.values()) if (row) yield row },
+    set(key, row, version = Date.now() * 1000) { apply(key, version, row) },
+    onChange(fn) { listeners.push(fn) },
+  }
+}
