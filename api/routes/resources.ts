@@ -7,6 +7,7 @@ import type { ResourceDef } from '../../schemas/define.js'
 import { listKey, type ListCache } from '../engine/list-cache.js'
 import type { RowSource } from '../engine/source.js'
 import { serializedFrom, filteredThrough } from '../engine/dependencies.js'
+import { resourceSchema } from '../../schemas/json-schema.js'
 import type { Db } from '../../core/clickhouse.js'
 import type { Catalogue } from '../../schemas/catalogue/index.js'
 import type { Serializer } from '../engine/serialize.js'
@@ -72,7 +73,10 @@ export function registerResourceRoutes(app: FastifyInstance, deps: {
       const base = `/api/rest/${version}/${r.path ?? r.name}/`
       const config = { resource: r.name, auth: r.access === 'authenticated' || r.access === 'owner' ? 'required' as const : 'public' as const, throttle: r.throttle }
       app.get(base, { config: { ...config, describe: () => describe('List') } }, async (req, reply) => cachedList(req, reply, ctxOf(req)))
-      app.get(`${base}:id/`, { config: { ...config, describe: () => describe('Instance') } }, async (req) => {
+      // The detail is serialized by fast-json-stringify from the catalogue's JSON Schema (compiled at
+      // boot). Partial: `fields`/`omit` may leave keys out.
+      const detailSchema = resourceSchema(cat, r, { version, partial: true })
+      app.get(`${base}:id/`, { config: { ...config, describe: () => describe('Instance') }, schema: { response: { 200: detailSchema } } }, async (req) => {
         const { id } = req.params as { id: string }
         return reader.detail(id, queryParams(req), ctxOf(req))
       })
