@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# A newcomer's first run, checked: clone this repository into a temporary folder, run the README's
+# `npm start` there with nothing installed, and check that it ends with the API up, the sample
+# loaded, the citation network complete (every opinion linked), and no warning or error in the log;
+# then Ctrl-C stops it. Infrastructure already running on the default ports is reused (the clone's
+# `npm start` leaves it alone); the clone gets its own topic prefix and database, removed at the end.
+#
+#   bash test/fresh-clone.sh            (what `npm test` runs last)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d)
+run="fresh$(date +%s)$RANDOM"
+export PORT=${FRESH_PORT:-18100} LDS_TOPIC_PREFIX="$run." CLICKHOUSE_DATABASE="$run" LDS_DATA_DIR="$root/.data"
+clickhouse="http://127.0.0.1:${LDS_CLICKHOUSE_HTTP_PORT:-8123}"
+log="$work/start.log"
+pid=""
+
+cleanup() {
+  [ -n "$pid" ] && kill -INT "$pid" 2>/dev/null && wait "$pid" 2>/dev/null || true
+  curl -fsS "$clickhouse/" --data-binary "DROP DATABASE IF EXISTS \`$run\`" >/dev/null 2>&1 || true
+  (cd "$root" && npx tsx -e "
+    import('./core/kafka.ts').then(async ({ createKafka }) => {
+      const { loadConfig } = await import('./core/config.ts'); const { createLogger } = await import('./core/logger.ts')
+      const cfg = loadConfig(); const admin = createKafka(cfg, createLogger({ logLevel: 'silent' })).admin(); await admin.connect()
+      const mine = (await admin.listTopics()).filter((t) => t.startsWith('$run.')); if (mine.length) await admin.deleteTopics({ topics: mine })
+      await admin.disconnect()
+    })" >/dev/null 2>&1) || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+echo "[fresh-clone] cloning into $work/lds"
+git clone -q "$root" "$work/lds"
+cd "$work/lds"
+
+echo "[fresh-clone] npm start (installs what is missing, loads the sample) …"
+started=$(date +%s)
+npm start >"$log" 2>&1 &
+pid=$!
+until grep -q 'API: http' "$log"; do
+  if ! kill -0 "$pid" 2>/dev/null; then echo "[fresh-clone] npm start exited early:"; tail -40 "$log"; exit 1; fi
+  if [ $(( $(date +%s) - started )) -gt 900 ]; then echo "[fresh-clone] not ready after 15 minutes:"; tail -40 "$log"; exit 1; fi
+  sleep 2
+done
+echo "[fresh-clone] ready in $(( $(date +%s) - started )) s: $(grep -o 'ready: .*' "$log" | head -1 | sed 's/"}$//')"
+
+fail=0
+if grep -E '"level":(40|50|60)|\bWARN\b|\bERROR\b|npm ERR' "$log" | grep -v 'npm warn'; then echo "[fresh-clone] warnings or errors in the log (above)"; fail=1; fi
+status=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/api/rest/v4/courts/scotus/")
+[ "$status" = 200 ] || { echo "[fresh-clone] /courts/scotus/ answered $status"; fail=1; }
+opinions=$(curl -fsS "$clickhouse/" --data-binary "SELECT count() FROM \`$run\`.opinions FINAL")
+linked=$(curl -fsS "$clickhouse/" --data-binary "SELECT count() FROM \`$run\`.citation_state FINAL")
+edges=$(curl -fsS "$clickhouse/" --data-binary "SELECT count() FROM \`$run\`.opinions_cited FINAL")
+echo "[fresh-clone] opinions $opinions, linked by the citation network $linked, edges $edges"
+[ "$opinions" -ge 10000 ] && [ "$linked" = "$opinions" ] && [ "$edges" -gt 0 ] || { echo "[fresh-clone] the citation network is not complete"; fail=1; }
+
+kill -INT "$pid"; wait "$pid" || true; pid=""
+grep -q 'stopping the API and processors' "$log" || { echo "[fresh-clone] Ctrl-C did not stop it cleanly"; tail -20 "$log"; fail=1; }
+[ $fail = 0 ] && echo "[fresh-clone] ok" || exit 1
