@@ -126,10 +126,14 @@ t.test('BM25 in memory: boosts, idf, length normalization', async (t) => {
   const docs = DOCS.map((d) => analyzeDocument('o', d))
   const stats = { n: 4, avgdl: { case_name: 3, text: 9 }, df: { 'case_name:smith': 2, 'text:duty': 3 } }
   const s1 = scoreDocument(parseQuery('smith', 'o'), 'o', docs[0], stats)
-  t.equal(s1, 4 * idf(4, 2) * tfNorm(1, 3, 3), 'case name boost 4, best field wins')
+  t.equal(s1, 4 * idf(4, 2) * tfNorm(1, 3, 3), 'case name boost 4')
   t.equal(scoreDocument(parseQuery('-smith', 'o'), 'o', docs[0], stats), 0, 'negated leaves do not score')
   t.equal(scoreDocument(parseQuery('court_id:ca9', 'o'), 'o', docs[0], stats), 0, 'filters do not score')
-  t.equal(scoreDocument(parseQuery('neglig*', 'o'), 'o', docs[1], stats), 1, 'a prefix scores its best field boost')
+  t.equal(scoreDocument(parseQuery('neglig*', 'o'), 'o', docs[1], stats), 0, 'prefixes filter, they do not score')
+  const phraseStats = { n: 4, avgdl: { text: 9 }, df: { 'text:the': 3, 'text:buyer': 2 } }
+  t.ok(scoreDocument(parseQuery('"the buyer"', 'o'), 'o', docs[0], phraseStats) > 0, 'a phrase scores where it matches')
+  t.equal(scoreDocument(parseQuery('"buyer the"', 'o'), 'o', docs[0], phraseStats), 0, 'and only there')
+  t.equal(scoreDocument(parseQuery('smith', 'o'), 'o', docs[0], stats), scoreDocument(parseQuery('smith OR court_id:x', 'o'), 'o', docs[0], stats))
   t.ok(scoreDocument(parseQuery('duty', 'o'), 'o', docs[2], stats) > scoreDocument(parseQuery('duty', 'o'), 'o', docs[1], stats), 'shorter text scores higher')
 })
 
@@ -141,5 +145,5 @@ t.test('a compiled matcher is reusable and fast', async (t) => {
   for (let i = 0; i < 100_000; i++) if (m(docs[i & 3])) hits++
   const ns = Number(process.hrtime.bigint() - start) / 100_000
   t.equal(hits, 25_000)
-  t.ok(ns < 5_000, `${ns.toFixed(0)} ns per call`)
+  t.ok(ns < 20_000, `${ns.toFixed(0)} ns per call (about 2-3 µs on an idle core)`)
 })

@@ -1,0 +1,103 @@
+/**
+ * A search document after analysis: what the indexer produces once per document and what both
+ * the in-memory matcher (percolator) and the index rows (to-sql.ts `toIndexRows`) read.
+ *
+ * Input is keyed by storage column (fields.ts `column`). Text fields become token arrays
+ * (analyzer.ts); a multi-valued text field (citation[], party[]) is its values' tokens with one
+ * empty-string token between values, so a phrase never spans two values (the empty token is
+ * never produced by the analyzer, hence never asked for). Keyword values are normalized, dates
+ * cut to YYYY-MM-DD, ints are numbers; null, undefined and '' are absent values.
+ */
+import { tokens, normalizeKeyword } from './analyzer.js'
+import { searchType, type SearchType, type SearchField } from './fields.js'
+
+export const VALUE_GAP = ''
+
+export interface AnalyzedField {
+  /** tokens in position order (position = index), VALUE_GAP between values */
+  readonly tokens: readonly string[]
+  /** token → ascending positions (VALUE_GAP left out) */
+  readonly positions: ReadonlyMap<string, readonly number[]>
+  /** number of real tokens (BM25 field length) */
+  readonly length: number
+}
+
+export type FieldValue = string | number | boolean
+
+export interface AnalyzedDoc {
+  readonly id: number
+  /** by column, every text field of the type (empty when absent) */
+  readonly text: Readonly<Record<string, AnalyzedField>>
+  /** by column, every non-text field of the type ([] when absent) */
+  readonly values: Readonly<Record<string, readonly FieldValue[]>>
+}
+
+export type SearchDocument = Readonly<Record<string, unknown>> & { readonly id: number }
+
+const list = (v: unknown): unknown[] => (v === null || v === undefined ? [] : Array.isArray(v) ? v : [v])
+
+/** Token arrays are built eagerly; the position map only when a matcher first asks (indexing never does). */
+class TextField implements AnalyzedField {
+  private map: Map<string, number[]> | undefined
+  constructor(readonly tokens: readonly string[], readonly length: number) {}
+  get positions(): ReadonlyMap<string, readonly number[]> {
+    if (this.map) return this.map
+    const map = new Map<string, number[]>()
+    const toks = this.tokens
+    for (let i = 0; i < toks.length; i++) {
+      const t = toks[i]
+      if (t === VALUE_GAP) continue
+      const p = map.get(t)
+      if (p) p.push(i)
+      else map.set(t, [i])
+    }
+    this.map = map
+    return map
+  }
+}
+
+export function analyzeText(values: readonly unknown[]): AnalyzedField {
+  if (values.length === 1 && typeof values[0] === 'string') {
+    const t = tokens(values[0])
+    return new TextField(t, t.length)
+  }
+  const toks: string[] = []
+  let length = 0
+  for (const v of values) {
+    if (v === null || v === undefined || v === '') continue
+    const t = tokens(String(v))
+    if (t.length === 0) continue
+    if (toks.length) toks.push(VALUE_GAP)
+    for (const x of t) toks.push(x)
+    length += t.length
+  }
+  return new TextField(toks, length)
+}
+
+function coerce(field: SearchField, v: unknown): FieldValue | null {
+  if (v === null || v === undefined || v === '') return null
+  switch (field.kind) {
+    case 'keyword': { const s = normalizeKeyword(String(v)); return s === '' ? null : s }
+    case 'int': { const n = Number(v); if (!Number.isInteger(n)) throw new Error(`${field.column}: not an integer: ${String(v)}`); return n }
+    case 'bool': return v === true || v === 'true' || v === 1
+    case 'date': {
+      const s = v instanceof Date ? v.toISOString() : String(v)
+      if (!/^\d{4}-\d{2}-\d{2}/.test(s)) throw new Error(`${field.column}: not a date: ${s}`)
+      return s.slice(0, 10)
+    }
+    default: return String(v)
+  }
+}
+
+/** Analyzes one search document (keys are columns; unknown keys are ignored). */
+export function analyzeDocument(type: SearchType, doc: SearchDocument): AnalyzedDoc {
+  const spec = searchType(type)
+  const text: Record<string, AnalyzedField> = {}
+  const values: Record<string, FieldValue[]> = {}
+  for (const f of spec.fields) {
+    const raw = f.column === 'id' ? doc.id : doc[f.column]
+    if (f.kind === 'text') text[f.column] = analyzeText(list(raw))
+    else values[f.column] = list(raw).map((v) => coerce(f, v)).filter((v): v is FieldValue => v !== null)
+  }
+  return { id: doc.id, text, values }
+}
