@@ -30,10 +30,10 @@ import { createWebhookEmitter } from '../schemas/events/webhook-emitter.js'
 import { compileReader } from './engine/list.js'
 import { openPublisher } from '../schemas/events/publisher.js'
 import { installThrottles } from './plugins/throttle.js'
-import { memoryUsage, redisUsage } from './plugins/usage.js'
+import { memoryEvents, memoryUsage, redisEvents, redisUsage, type EventCounter } from './plugins/usage.js'
 import { createReadModel, type ReadModel } from './read-model/consumer.js'
 import { createUserDirectory } from './read-model/users.js'
-import { createWatermarks, type Watermarks } from './read-model/watermarks.js'
+import { createWatermarks, type Watermarks } from '../schemas/events/watermark-reader.js'
 import { createListCache } from './engine/list-cache.js'
 import { clickhouseSource, readModelSource } from './engine/source.js'
 import { refColumnsOf } from './read-model/refs.js'
@@ -49,7 +49,7 @@ export interface AppDeps {
 }
 
 declare module 'fastify' {
-  interface FastifyInstance { clock: Clock; readModel: ReadModel | null; watermarks: Watermarks | null }
+  interface FastifyInstance { clock: Clock; readModel: ReadModel | null; watermarks: Watermarks | null; events: EventCounter }
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -60,7 +60,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // One line per request at debug and a summary per minute at info (plugins/request-log.ts).
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: true,
-    routerOptions: { maxParamLength: 200 },
+    // Long ids reach the routes and get the reference's 404 rather than the router's own 414.
+    routerOptions: { maxParamLength: 8192 },
     bodyLimit: 2 * 1024 * 1024,
   })
   app.decorate('clock', clock)
@@ -87,7 +88,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const r = deps.cfg.rates
   await installThrottles(app, { redis, usage, config: { user: r.user, anonV3: r.anonV3, anonV4: r.anonV4, scopes: { tags: r.tags, fetch: r.fetch, api_usage: r.apiUsage, events: r.events } } })
   registerHealth(app, deps)
-  registerRoot(app, { v3Sunset: deps.cfg.v3Sunset })
+  app.decorate('events', redis ? redisEvents(redis) : memoryEvents())
+  registerRoot(app, { v3Sunset: deps.cfg.v3Sunset, events: app.events })
   const serializers = compileSerializers(deps.catalogue, citationOverlays)
   // Lists are cached only where watermarks say when they change.
   const listCache = watermarks ? createListCache(watermarks) : undefined

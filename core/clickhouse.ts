@@ -53,6 +53,9 @@ export function createDb(cfg: Pick<Config, 'clickhouseUrl' | 'clickhouseDatabase
     database: opts.useDatabase === false ? 'default' : database,
     request_timeout: opts.requestTimeoutMs ?? 120_000,
     max_open_connections: 20,
+    // A busy event loop can hold a socket past the server's keep-alive; drop such sockets rather
+    // than reuse them (the client's warning otherwise reaches the newcomer's first-start log).
+    keep_alive: { enabled: true, eagerly_destroy_stale_sockets: true },
     clickhouse_settings: {
       async_insert: 0,
       date_time_input_format: 'best_effort',

@@ -66,7 +66,8 @@ export function compileReader(cat: Catalogue, r: ResourceDef, serializer: Serial
   function orderSql(o: Ordering, flip = false): Sql {
     const terms = [...o.terms]
     if (!terms.some((t) => t.field === r.key)) terms.push({ field: r.key, desc: terms[0]?.desc ?? true })
-    return join(terms.map((t) => sql`${ident(t.field)} ${(t.desc !== flip) ? sql`DESC` : sql`ASC`}`), ', ')
+    // PostgreSQL's placement of NULLs, which the reference's pages follow: first when descending.
+    return join(terms.map((t) => sql`${ident(t.field)} ${(t.desc !== flip) ? sql`DESC NULLS FIRST` : sql`ASC NULLS LAST`}`), ', ')
   }
 
   /** The page size of a page-number answer: `page_size` where the resource takes it, else its own. */

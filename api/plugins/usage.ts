@@ -33,3 +33,39 @@ export function redisUsage(redis: Redis): UsageCounter {
     },
   }
 }
+
+/** Counts of increment-event's labels per day (the site's own page-event tallies). */
+export interface EventCounter {
+  increment(label: string, at?: Date): Promise<number>
+  /** Every label counted on a day (YYYY-MM-DD), with its count. */
+  day(day: string): Promise<Record<string, number>>
+}
+
+export function memoryEvents(): EventCounter {
+  const days = new Map<string, Map<string, number>>()
+  return {
+    async increment(label, at = new Date()) {
+      const day = days.get(dayOf(at)) ?? new Map<string, number>()
+      days.set(dayOf(at), day)
+      const n = (day.get(label) ?? 0) + 1
+      day.set(label, n)
+      return n
+    },
+    async day(d) { return Object.fromEntries(days.get(d) ?? []) },
+  }
+}
+
+export function redisEvents(redis: Redis): EventCounter {
+  const key = (day: string) => `lds-events:${day}`
+  return {
+    async increment(label, at = new Date()) {
+      const k = key(dayOf(at))
+      const [[, n]] = (await redis.multi().hincrby(k, label, 1).expire(k, 400 * 86_400).exec()) as [[unknown, number]]
+      return Number(n)
+    },
+    async day(d) {
+      const all = await redis.hgetall(key(d))
+      return Object.fromEntries(Object.entries(all).map(([k, v]) => [k, Number(v)]))
+    },
+  }
+}

@@ -4,6 +4,7 @@
  *  - `/api/rest/v4/` and `/api/rest/v3/` map every resource name to its URL;
  *  - POST-only names (archive-email, scrapers/scotus-email, increment-event) answer other methods
  *    with 405 in the reference's words, after authentication as the reference checks it;
+ *  - increment-event counts a label per day (in Redis when API processes share it);
  *  - v1 and v2 answer 410;
  *  - every v3 answer carries `Deprecation`, `Sunset` and a `Link` to its v4 successor.
  */
@@ -12,18 +13,38 @@ import { V4_ROOT_NAMES } from '../../schemas/catalogue/index.js'
 import { LdsError } from '../../core/errors.js'
 import { requestOrigin } from '../origin.js'
 import { notAuthenticated } from '../plugins/auth.js'
+import { FieldErrors } from '../../core/errors.js'
+import type { EventCounter } from '../plugins/usage.js'
 
 /** v3 lacks the names the reference added with v4. */
 const V4_ONLY = new Set(['alerts', 'docket-alerts', 'prayers', 'tags', 'docket-tags', 'archive-fetch', 'api-usage', 'memberships', 'increment-event'])
 
-/** Names that only take POST; their POST handling belongs to connectors not built yet. */
-const POST_ONLY: Record<string, { auth: boolean; label: string }> = {
+interface PostOnly { auth: boolean; label: string; post?: Record<string, unknown> }
+
+/** Names that only take POST; the two mail uploads belong to connectors not built yet (501). */
+const POST_ONLY: Record<string, PostOnly> = {
   'archive-email': { auth: true, label: 'Archive email upload' },
   'scrapers/scotus-email': { auth: true, label: 'Supreme Court email scraper' },
-  'increment-event': { auth: false, label: 'Event counter' },
+  'increment-event': {
+    auth: false, label: 'Event Counter Viewset',
+    post: { label: { type: 'string', required: true, read_only: false, label: 'Label', max_length: 255 } },
+  },
 }
 
-export interface VersioningOptions { v3Sunset: string }
+export interface VersioningOptions { v3Sunset: string; events?: EventCounter }
+
+/** `{"label": "…"}` → the label, or the field error the reference gives. */
+function eventLabel(body: unknown): string {
+  const raw = body && typeof body === 'object' ? (body as Record<string, unknown>).label : undefined
+  const label = Array.isArray(raw) ? raw[raw.length - 1] : raw
+  if (label === undefined) throw new FieldErrors({ label: ['This field is required.'] })
+  if (label === null) throw new FieldErrors({ label: ['This field may not be null.'] })
+  if (typeof label !== 'string' && typeof label !== 'number') throw new FieldErrors({ label: ['Not a valid string.'] })
+  const text = String(label).trim()
+  if (!text) throw new FieldErrors({ label: ['This field may not be blank.'] })
+  if (text.length > 255) throw new FieldErrors({ label: ['Ensure this field has no more than 255 characters.'] })
+  return text
+}
 
 export function registerRoot(app: FastifyInstance, opts: VersioningOptions = { v3Sunset: 'Wed, 30 Jun 2027 00:00:00 GMT' }): void {
   for (const version of ['v4', 'v3'] as const) {
@@ -40,10 +61,18 @@ export function registerRoot(app: FastifyInstance, opts: VersioningOptions = { v
         method: ['GET', 'PUT', 'PATCH', 'DELETE'], url, config: { auth: spec.auth ? 'required' : 'public', describe },
         handler: async (req) => { throw new LdsError('LDS_ERR_METHOD_NOT_ALLOWED', { detail: `Method "${req.method}" not allowed.` }) },
       })
-      app.post(url, { config: { auth: spec.auth ? 'required' : 'public', throttle: name === 'increment-event' ? 'events' : undefined } }, async () => {
-        throw new LdsError('LDS_ERR_NOT_IMPLEMENTED', { detail: `POST to ${name} is not available on this service yet.` })
+      const events = opts.events
+      app.post(url, { config: { auth: spec.auth ? 'required' : 'public', throttle: name === 'increment-event' ? 'events' : undefined } }, async (req, reply) => {
+        if (name !== 'increment-event' || !events) throw new LdsError('LDS_ERR_NOT_IMPLEMENTED', { detail: `POST to ${name} is not available on this service yet.` })
+        const label = eventLabel(req.body)
+        await events.increment(label)
+        return reply.status(201).send({ label })
       })
-      app.options(url, async () => ({ ...describe, renders: ['application/json', 'text/html', 'application/xml'], parses: ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data', 'application/xml'] }))
+      app.options(url, async () => ({
+        ...describe, renders: ['application/json', 'text/html', 'application/xml'],
+        parses: ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data', 'application/xml'],
+        ...(spec.post ? { actions: { POST: spec.post } } : {}),
+      }))
     }
   }
   // Versions 1 and 2 are gone; the reference answers 410 with this shape.
