@@ -8,6 +8,7 @@ const quick = process.argv.includes('--quick')
 const runs: [string, string[]][] = [
   ['citations.ts', quick ? ['--quick'] : []],
   ['ingest.ts', quick ? ['--opinions', '100000'] : []],
+  ['api.ts', quick ? ['--quick'] : []],
 ]
 let failed = 0
 for (const [file, args] of runs) {

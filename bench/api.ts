@@ -1,0 +1,376 @@
+/**
+ * Reads at framework speed: the API's point reads and list pages against the framework's ceiling
+ * (a Fastify hello-world) and a plain PostgreSQL peer, all measured in one run.
+ *
+ *   npx tsx bench/api.ts [--quick] [--opinions 100000] [--seconds 10] [--rounds 3] [--connections 64]
+ *                        [--reload] [--no-pg] [--profile] [--prefix bench.api] [--changes 50] [--citations] [--clean]
+ *
+ * 1. Data: the sample generator's corpus for N opinions in topics `bench.api.*` and the ClickHouse
+ *    database `bench_api`, applied by the table sink running in this process (reused when a
+ *    previous run loaded the same N; --reload loads again).
+ * 2. The API in a process of its own (`lds run --roles api`, LOG_LEVEL=warn), so the load
+ *    generator does not share its event loop; a user with an unlimited rate (the throttle still
+ *    runs); we wait until its read model has applied the topics and the user's token works.
+ * 3. Peers, each in its own process: a Fastify hello-world, and Fastify + pg over a PostgreSQL 15
+ *    instance started here (.data/bench/pg) holding the same dockets (bench/lib/pg-copy.ts).
+ * 4. autocannon, closed loop, --connections connections, each case --seconds after a warm-up, in
+ *    --rounds rounds whose order alternates; medians of the rounds. Cases: hello, detail (random
+ *    ids), hot list (one court's newest 20), cold list (a different court and date bound per
+ *    request), and the peer's detail and cold list. The API's RSS is sampled during detail.
+ * 5. Change → visible: a docket's new case_name published through the publisher, polled on the
+ *    detail and on a list that shows it, 50 times.
+ * 6. Restart → serving: SIGTERM, start again on the same read model, time to the first detail 200.
+ * Prints a table and writes .data/bench/api.json. --profile runs the API with --cpu-prof and
+ * prints, per load case, where its time went (idle share, areas, functions; .data/bench/profiles/).
+ * --prefix NAME uses another data set (topics NAME.*, database NAME with _ for dots); --clean
+ * removes the data set (topics, groups, schemas, database, read model, PostgreSQL) and exits.
+ * --citations also runs the citation network while loading (not needed by these reads).
+ * The machine's load average is printed: other work on the same CPUs lowers every number.
+ */
+import { mkdirSync, writeFileSync, readdirSync, rmSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { loadConfig, PROJECT_ROOT } from '../core/config.js'
+import { createLogger } from '../core/logger.js'
+import { createRuntime, stopAll, type Stoppable } from '../bin/runtime.js'
+import { createUser } from '../bin/users.js'
+import { waitForCatchUp } from '../bin/catch-up.js'
+import { ensureData, entityTopics, resetData, type BenchData } from './lib/dataset.js'
+import { spawnChild, stopChildrenOnExit, stopAllChildren, freePort, waitUntil, sampleMemory, sleep, type Child, type Memory } from './lib/children.js'
+import { runLoad, type LoadCase, type LoadResult } from './lib/load.js'
+import { median, fmtInt, fmtMs, fmtRatio, table } from './lib/stats.js'
+import { getJson } from './lib/http.js'
+import { measureVisibility, type Visibility } from './lib/visibility.js'
+import { startPostgres, type LocalPostgres } from './lib/postgres.js'
+import { copyDocketsToPostgres } from './lib/pg-copy.js'
+import { summarizeProfile, formatSummary, type Window, type WindowSummary } from './lib/profile.js'
+
+// ------------------------------------------------------------------------------ flags
+
+const argv = process.argv.slice(2)
+const has = (name: string) => argv.includes(`--${name}`)
+const num = (name: string, dflt: number) => {
+  const i = argv.indexOf(`--${name}`)
+  if (i < 0) return dflt
+  const n = Number(String(argv[i + 1]).replace(/_/g, ''))
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} needs a positive number`)
+  return n
+}
+const quick = has('quick')
+const OPINIONS = num('opinions', quick ? 20_000 : 100_000)
+const SECONDS = num('seconds', quick ? 3 : 10)
+const ROUNDS = num('rounds', quick ? 1 : 3)
+const CONNECTIONS = num('connections', 64)
+const WARMUP = Math.min(2, Math.max(1, SECONDS / 3))
+const CHANGES = num('changes', 50)
+const RELOAD = has('reload')
+const USE_PG = !has('no-pg')
+const PROFILE = has('profile')
+const SEED = 1
+
+const out = path.join(PROJECT_ROOT, '.data', 'bench')
+mkdirSync(out, { recursive: true })
+const say = (m: string) => console.log(`${new Date().toISOString().slice(11, 19)} ${m}`)
+const load = () => os.loadavg().map((l) => l.toFixed(1)).join(' ')
+
+stopChildrenOnExit()
+/** --prefix NAME runs on topics `NAME.*` and database NAME (dots as _), e.g. for a second data set. */
+const PREFIX = (() => { const i = argv.indexOf('--prefix'); return i >= 0 ? String(argv[i + 1]).replace(/\.+$/, '') : 'bench.api' })()
+if (!/^[a-z][a-z0-9_.]*$/.test(PREFIX)) throw new Error('--prefix: lower-case letters, digits, dots and _')
+const benchEnv = { LDS_TOPIC_PREFIX: `${PREFIX}.`, CLICKHOUSE_DATABASE: PREFIX.replace(/\./g, '_'), LOG_LEVEL: 'warn' }
+const tag = PREFIX === 'bench.api' ? 'api' : PREFIX.replace(/\./g, '_')
+const cfg = loadConfig({ ...process.env, ...benchEnv })
+const rt = createRuntime(cfg, createLogger(cfg))
+const stoppables: Stoppable[] = []
+
+// ------------------------------------------------------------------------------ helpers
+
+/** Seeded PRNG (mulberry32): the same ids and filters on every run. */
+function rng(seed: number) {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+const DAY = 86_400_000
+const dayNumber = (iso: string) => Math.floor(Date.parse(`${iso}T00:00:00Z`) / DAY)
+const isoOf = (day: number) => new Date(day * DAY).toISOString().slice(0, 10)
+
+function startApi(port: number, label: string): Child {
+  const profDir = path.join(out, 'profiles')
+  if (PROFILE) mkdirSync(profDir, { recursive: true })
+  return spawnChild({
+    name: label, cmd: process.execPath,
+    args: ['--import', 'tsx', ...(PROFILE ? ['--cpu-prof', '--cpu-prof-dir', profDir] : []), path.join(PROJECT_ROOT, 'bin', 'lds-cli.ts'), 'run', '--roles', 'api'],
+    env: { ...process.env, ...benchEnv, PORT: String(port), HOST: '127.0.0.1' },
+    cwd: PROJECT_ROOT, logFile: path.join(out, `${tag}-server.log`),
+  })
+}
+
+function startNodeServer(name: string, file: string, env: Record<string, string>): Child {
+  return spawnChild({
+    name, cmd: process.execPath, args: ['--import', 'tsx', path.join(PROJECT_ROOT, 'bench', 'lib', file)],
+    env: { ...process.env, ...env }, cwd: PROJECT_ROOT, logFile: path.join(out, `${name}.log`),
+  })
+}
+
+const listening = (origin: string, child: Child, what: string) =>
+  waitUntil(async () => (await fetch(origin + '/')).status > 0, { what, timeoutMs: 120_000, child, intervalMs: 100 })
+
+// ------------------------------------------------------------------------------ the run
+
+interface CaseStats { name: string; rounds: LoadResult[]; rps: number; p50: number; p99: number; errors: number; non2xx: number; bytes: number }
+
+if (has('clean')) {
+  // --clean: remove what the benchmark keeps between runs (topics, groups, schemas, database, read model, PostgreSQL) and stop.
+  await resetData(rt, say)
+  for (const f of [`${tag}-data.json`, tag === 'api' ? 'pg' : `pg-${tag}`]) rmSync(path.join(out, f), { recursive: true, force: true })
+  await rt.close()
+  say(`removed the data of ${PREFIX}`)
+  process.exit(0)
+}
+
+try {
+  say(`bench/api: ${OPINIONS.toLocaleString('en-US')} opinions, ${CONNECTIONS} connections, ${SECONDS} s per case × ${ROUNDS} round(s); ${os.cpus().length} CPUs, load average ${load()}`)
+
+  // 1. Data.
+  const { data, processors, reused } = await ensureData(rt, {
+    opinions: OPINIONS, seed: SEED, reload: RELOAD, roles: has('citations') ? ['table-sink', 'citation-network'] : ['table-sink'],
+    markerFile: path.join(out, `${tag}-data.json`), log: say,
+  })
+  stoppables.push(...processors)
+  say(`${reused ? 'reused' : 'loaded'}: ${data.dockets.toLocaleString('en-US')} dockets (ids ${data.minDocketId}–${data.maxDocketId})${data.loadSeconds ? `, load + apply took ${data.loadSeconds.toFixed(0)} s` : ''}`)
+
+  // 2. The API process and a user.
+  const user = await createUser(rt, `bench-api-${Date.now()}`, { rate: '1000000000/hour' })
+  const token = user.token
+  const apiPort = await freePort()
+  const api = `http://127.0.0.1:${apiPort}`
+  let apiChild = startApi(apiPort, 'api')
+  const firstApiPid = apiChild.pid
+  let firstApiEndedAt = NaN
+  let t0 = Date.now()
+  await listening(api, apiChild, 'the API to listen')
+  const firstListenSeconds = (Date.now() - t0) / 1000
+  say(`API listening on ${api} (pid ${apiChild.pid}) after ${firstListenSeconds.toFixed(1)} s; waiting for its read model`)
+  const rmPrefix = `${cfg.topicPrefix}read-model.`
+  const admin = rt.kafka.admin()
+  await admin.connect()
+  // The API's read-model group is the one of the prefix with a member (older stores' groups may linger).
+  const rmGroup = await waitUntil(async () => {
+    const names = (await admin.listGroups()).groups.map((g) => g.groupId).filter((g) => g.startsWith(rmPrefix))
+    if (!names.length) return undefined
+    return (await admin.describeGroups(names)).groups.find((g) => g.members.length > 0)?.groupId
+  }, { what: 'the read model consumer group', timeoutMs: 120_000, child: apiChild, intervalMs: 500 })
+  await admin.disconnect()
+  const topics = await entityTopics(rt)
+  await waitForCatchUp(rt.kafka, rt.clock, [{ label: 'API read model', group: rmGroup, topics: async () => topics }], { progress: true, timeoutMs: 3 * 60 * 60_000 })
+  const detailUrl = (id: number) => `/api/rest/v4/dockets/${id}/`
+  await waitUntil(async () => (await getJson(api + detailUrl(data.maxDocketId), token)).status === 200, { what: 'a detail GET of the last docket with the bench token', timeoutMs: 120_000, child: apiChild, intervalMs: 200 })
+  const readySeconds = (Date.now() - t0) / 1000
+  say(`API serving the last docket ${readySeconds.toFixed(1)} s after it was started`)
+
+  // 3. Peers.
+  const helloPort = await freePort()
+  const hello = startNodeServer('hello-server', 'hello-server.ts', { PORT: String(helloPort) })
+  const helloOrigin = `http://127.0.0.1:${helloPort}`
+  await listening(helloOrigin, hello, 'the hello-world server')
+  let pgServer: LocalPostgres | undefined
+  let peerOrigin: string | undefined
+  let pgNote = USE_PG ? '' : 'skipped (--no-pg)'
+  let pgCopy: { rows: number; seconds: number; reused: boolean } | undefined
+  if (USE_PG) {
+    try {
+      pgServer = await startPostgres({ dir: path.join(out, tag === 'api' ? 'pg' : `pg-${tag}`), log: say })
+      stoppables.push({ stop: () => pgServer!.stop() })
+      say(`PostgreSQL 15 on port ${pgServer.port}; copying the dockets`)
+      pgCopy = await copyDocketsToPostgres(rt, pgServer, { signature: `${data.loadedAt}|${data.dockets}`, log: say })
+      say(`PostgreSQL holds ${pgCopy.rows.toLocaleString('en-US')} dockets${pgCopy.reused ? ' (copied by an earlier run)' : ` (copied and indexed in ${pgCopy.seconds.toFixed(1)} s)`}`)
+      const peerPort = await freePort()
+      const peer = startNodeServer('pg-peer', 'pg-peer-server.ts', { PORT: String(peerPort), PG_PORT: String(pgServer.port) })
+      peerOrigin = `http://127.0.0.1:${peerPort}`
+      await listening(peerOrigin, peer, 'the PostgreSQL peer')
+    } catch (err) {
+      pgNote = `skipped: ${(err as Error).message.split('\n')[0]}`
+      say(`PostgreSQL peer ${pgNote}`)
+      peerOrigin = undefined
+    }
+  }
+
+  // The cases' URLs.
+  const r = rng(42)
+  const courts = data.courts.filter((c) => c.from && c.to)
+  const hot = courts[0]
+  const hotPath = `/api/rest/v4/dockets/?court=${encodeURIComponent(hot.court)}&order_by=-date_filed`
+  const randomDetail = () => detailUrl(data.minDocketId + Math.floor(r() * (data.maxDocketId - data.minDocketId + 1)))
+  const coldPath = () => {
+    const c = courts[Math.floor(r() * courts.length)]
+    const lo = dayNumber(c.from), hi = dayNumber(c.to)
+    return `/api/rest/v4/dockets/?court=${encodeURIComponent(c.court)}&date_filed__gte=${isoOf(lo + Math.floor(r() * (hi - lo + 1)))}&order_by=-date_filed`
+  }
+  const auth = { Authorization: `Token ${token}` }
+
+  // The peer must answer what the API answers (origins aside).
+  let peerCheck = 'not run'
+  if (peerOrigin) {
+    const id = data.minDocketId + Math.floor((data.maxDocketId - data.minDocketId) / 3)
+    const a = JSON.stringify((await getJson(api + detailUrl(id), token)).body).replaceAll(api, '')
+    const p = JSON.stringify((await getJson(peerOrigin + detailUrl(id))).body).replaceAll(peerOrigin, '')
+    const cold = `/api/rest/v4/dockets/?court=${encodeURIComponent(hot.court)}&date_filed__gte=${hot.to.slice(0, 4)}-01-01&order_by=-date_filed`
+    const al = (await getJson(api + cold, token)).body, pl = (await getJson(peerOrigin + cold)).body
+    const ids = (b: any) => `${b?.count}:${(b?.results ?? []).map((o: any) => o.id).join(',')}`
+    const keysA = Object.keys(JSON.parse(a)), keysP = Object.keys(JSON.parse(p))
+    const differing = keysA.filter((k) => JSON.stringify(JSON.parse(a)[k]) !== JSON.stringify(JSON.parse(p)[k]))
+    peerCheck = a === p && ids(al) === ids(pl) ? 'identical detail JSON and list (count, ids)'
+      : `DIFFERS: detail ${a === p ? 'same' : `keys ${keysA.length}/${keysP.length}, differing: ${differing.join(', ') || 'order'}`}; list ${ids(al) === ids(pl) ? 'same' : `${ids(al).slice(0, 80)} vs ${ids(pl).slice(0, 80)}`}`
+    say(`peer output check: ${peerCheck}`)
+  }
+
+  // 4. Load.
+  const cases: LoadCase[] = [
+    { name: 'hello-world (Fastify)', origin: helloOrigin, path: '/' },
+    { name: 'API detail', origin: api, nextPath: randomDetail, headers: auth },
+    { name: 'API hot list', origin: api, path: hotPath, headers: auth },
+    { name: 'API cold list', origin: api, nextPath: coldPath, headers: auth },
+    ...(peerOrigin ? [
+      { name: 'PG peer detail', origin: peerOrigin, nextPath: randomDetail, headers: auth },
+      { name: 'PG peer cold list', origin: peerOrigin, nextPath: coldPath, headers: auth },
+    ] : []),
+  ]
+  const results = new Map<string, LoadResult[]>(cases.map((c) => [c.name, []]))
+  let rss: Memory | undefined
+  const windows: Window[] = []
+  say(`warm-up: ${WARMUP} s per case`)
+  /**
+   * Requests still in flight when a case ends are abandoned by the client but not by the server:
+   * one more request of the same case, alone, answers only once the server has worked through
+   * them (its ClickHouse queue is first in, first out), so the next case starts on an idle server.
+   */
+  const drain = async (c: LoadCase) => {
+    const started = Date.now()
+    await fetch(c.origin + (c.nextPath ? c.nextPath() : c.path ?? '/'), { headers: c.headers, signal: AbortSignal.timeout(120_000) }).then((r) => r.arrayBuffer()).catch(() => undefined)
+    return (Date.now() - started) / 1000
+  }
+  for (const c of cases) { await runLoad(c, { connections: CONNECTIONS, seconds: WARMUP }); await drain(c) }
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = round % 2 === 0 ? cases : [...cases].reverse()
+    for (const c of order) {
+      const sampler = c.name === 'API detail' ? sampleMemory(apiChild.pid) : undefined
+      const from = Date.now()
+      const res = await runLoad(c, { connections: CONNECTIONS, seconds: SECONDS })
+      if (c.origin === api) windows.push({ name: `${c.name}, round ${round + 1}`, fromMs: from, toMs: Date.now() })
+      const m = sampler?.stop()
+      if (m && (!rss || m.rssMb > rss.rssMb)) rss = m
+      results.get(c.name)!.push(res)
+      const drained = await drain(c)
+      say(`round ${round + 1}/${ROUNDS} ${c.name.padEnd(22)} ${fmtInt(res.rps).padStart(7)} req/s  p50 ${fmtMs(res.p50)} ms  p99 ${fmtMs(res.p99)} ms  non-2xx ${res.non2xx}  errors ${res.errors}  (drained in ${drained.toFixed(1)} s; load ${load()})`)
+      await sleep(300)
+    }
+  }
+  const stats = new Map<string, CaseStats>()
+  for (const [name, rounds] of results) {
+    stats.set(name, {
+      name, rounds, rps: median(rounds.map((x) => x.rps)), p50: median(rounds.map((x) => x.p50)), p99: median(rounds.map((x) => x.p99)),
+      errors: rounds.reduce((s, x) => s + x.errors, 0), non2xx: rounds.reduce((s, x) => s + x.non2xx, 0), bytes: median(rounds.map((x) => x.bytesPerRequest)),
+    })
+  }
+
+  // 5. Change → visible. A failure here (or in 6) is reported, not fatal: the load results stand.
+  let change: Visibility | undefined
+  let changeError = ''
+  try {
+    say(`change → visible: ${CHANGES} updates of a docket on the hot list page`)
+    change = await measureVisibility(rt, { origin: api, token, listPath: hotPath, detailPath: detailUrl, changes: CHANGES, log: say })
+    say(`change → visible: detail p50 ${fmtMs(change.detail.p50)} ms p99 ${fmtMs(change.detail.p99)} ms; list p50 ${fmtMs(change.list.p50)} ms p99 ${fmtMs(change.list.p99)} ms; publish ack p50 ${fmtMs(change.publishAck.p50)} ms${change.missed ? `; ${change.missed} not visible within 30 s` : ''}`)
+  } catch (err) { changeError = (err as Error).message.split('\n')[0]; say(`change → visible failed: ${changeError}`) }
+
+  // 6. Restart → serving.
+  let stopSeconds = NaN, restartSeconds = NaN
+  let restartError = ''
+  try {
+    say('restart: SIGTERM to the API, then start it again on its read model')
+    t0 = Date.now()
+    await apiChild.stop({ timeoutMs: 30_000 })
+    firstApiEndedAt = Date.now()
+    stopSeconds = (Date.now() - t0) / 1000
+    t0 = Date.now()
+    apiChild = startApi(apiPort, 'api (restarted)')
+    const probe = detailUrl(data.maxDocketId)
+    await waitUntil(async () => (await getJson(api + probe, token)).status === 200, { what: 'the restarted API to answer a detail GET', timeoutMs: 300_000, child: apiChild, intervalMs: 20 })
+    restartSeconds = (Date.now() - t0) / 1000
+    say(`restart: stopped in ${stopSeconds.toFixed(1)} s; serving a detail ${restartSeconds.toFixed(2)} s after it was started`)
+
+  } catch (err) { restartError = (err as Error).message.split('\n').slice(0, 3).join(' | '); say(`restart failed: ${restartError}`) }
+
+  // Report.
+  const s = (n: string) => stats.get(n)
+  const ratio = (a?: CaseStats, b?: CaseStats) => (a && b ? a.rps / b.rps : NaN)
+  const ratios = {
+    detailOverHello: ratio(s('API detail'), s('hello-world (Fastify)')),
+    hotListOverHello: ratio(s('API hot list'), s('hello-world (Fastify)')),
+    coldListOverPg: ratio(s('API cold list'), s('PG peer cold list')),
+    detailOverPg: ratio(s('API detail'), s('PG peer detail')),
+  }
+  const goal = (ok: boolean | undefined) => (ok === undefined ? 'n/a' : ok ? 'met' : 'NOT met')
+  const finite = (n: number) => (Number.isFinite(n) ? n : undefined)
+  const goals: [string, string, string][] = [
+    ['detail ÷ hello ≥ 0.5', fmtRatio(ratios.detailOverHello), goal(finite(ratios.detailOverHello) !== undefined ? ratios.detailOverHello >= 0.5 : undefined)],
+    ['detail p99 ≤ 10 ms', `${fmtMs(s('API detail')!.p99)} ms`, goal(s('API detail')!.p99 <= 10)],
+    ['hot list ÷ hello ≥ 0.3', fmtRatio(ratios.hotListOverHello), goal(ratios.hotListOverHello >= 0.3)],
+    ['cold list ÷ PG cold list ≥ 1.0', fmtRatio(ratios.coldListOverPg), goal(finite(ratios.coldListOverPg) !== undefined ? ratios.coldListOverPg >= 1 : undefined)],
+    ['cold list p99 ≤ 100 ms', `${fmtMs(s('API cold list')!.p99)} ms`, goal(s('API cold list')!.p99 <= 100)],
+    ['change → visible p99 ≤ 1 s (detail)', change ? `${fmtMs(change.detail.p99)} ms` : 'failed', goal(change ? change.detail.p99 <= 1000 : undefined)],
+    ['change → visible p99 ≤ 1 s (list)', change ? `${fmtMs(change.list.p99)} ms` : 'failed', goal(change ? change.list.p99 <= 1000 : undefined)],
+    ['restart → serving ≤ 10 s', restartError ? 'failed' : `${restartSeconds.toFixed(2)} s`, goal(restartError ? undefined : restartSeconds <= 10)],
+    ['API RSS ≤ 300 MB (during detail)', rss ? `${fmtInt(rss.rssMb)} MB` : '–', goal(rss ? rss.rssMb <= 300 : undefined)],
+  ]
+  console.log(`\nbench/api — ${data.dockets.toLocaleString('en-US')} dockets (${OPINIONS.toLocaleString('en-US')} opinions), ${CONNECTIONS} connections, ${SECONDS} s × ${ROUNDS} round(s), medians; load average ${load()} on ${os.cpus().length} CPUs\n`)
+  console.log(table([
+    ['case', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'bytes/resp'],
+    ...[...stats.values()].map((c) => [c.name, fmtInt(c.rps), fmtMs(c.p50), fmtMs(c.p99), fmtInt(c.non2xx), fmtInt(c.errors), fmtInt(c.bytes)]),
+  ]))
+  console.log('')
+  console.log(table([['goal', 'measured', ''], ...goals]))
+  console.log(`\n  detail ÷ PG detail ${fmtRatio(ratios.detailOverPg)}; API RSS during detail ${rss ? `${fmtInt(rss.rssMb)} MB (anon ${fmtInt(rss.anonMb)}, file-backed ${fmtInt(rss.fileMb)})` : '–'}`)
+  console.log(change
+    ? `  change → visible (${CHANGES}×): detail p50 ${fmtMs(change.detail.p50)} / p99 ${fmtMs(change.detail.p99)} ms; list p50 ${fmtMs(change.list.p50)} / p99 ${fmtMs(change.list.p99)} ms; publish ack p50 ${fmtMs(change.publishAck.p50)} ms${change.missed ? `; ${change.missed} never visible within 30 s` : ''}`
+    : `  change → visible: failed (${changeError})`)
+  console.log(restartError
+    ? `  restart: failed (${restartError})`
+    : `  restart: SIGTERM → exit ${stopSeconds.toFixed(1)} s; start → first detail 200 ${restartSeconds.toFixed(2)} s (first start of this run: ${readySeconds.toFixed(1)} s, read model ${reused ? 'reused' : 'built from the topics'})`)
+  console.log(`  PostgreSQL peer: ${pgNote || peerCheck}`)
+  let profile: WindowSummary[] | undefined
+  if (PROFILE) {
+    const dir = path.join(out, 'profiles')
+    const file = readdirSync(dir).find((f) => f.includes(`.${firstApiPid}.0.`) && f.endsWith('.cpuprofile'))
+    if (file && Number.isFinite(firstApiEndedAt)) {
+      profile = summarizeProfile(path.join(dir, file), firstApiEndedAt, windows)
+      const text = profile.map(formatSummary).join('\n\n')
+      writeFileSync(path.join(dir, `summary-${tag}.txt`), text + '\n')
+      console.log(`\nwhere the API process spent its time during the load cases (CPU profile ${path.join(dir, file)}):\n\n${text}`)
+    } else console.log(`  CPU profile of the API process: not found in ${dir}`)
+  }
+
+  const report = {
+    when: new Date().toISOString(), machine: { cpus: os.cpus().length, loadAverage: os.loadavg(), totalMemMb: Math.round(os.totalmem() / 2 ** 20) },
+    options: { opinions: OPINIONS, seconds: SECONDS, rounds: ROUNDS, connections: CONNECTIONS, warmupSeconds: WARMUP, pg: USE_PG },
+    data: { ...data, reused } satisfies BenchData & { reused: boolean },
+    urls: { hot: hotPath, detail: '/api/rest/v4/dockets/<random id>/', cold: '/api/rest/v4/dockets/?court=<one of 50>&date_filed__gte=<random>&order_by=-date_filed' },
+    cases: Object.fromEntries([...stats.values()].map((c) => [c.name, { rps: c.rps, p50Ms: c.p50, p99Ms: c.p99, non2xx: c.non2xx, errors: c.errors, bytesPerResponse: c.bytes, rounds: c.rounds }])),
+    ratios, rss, change: change ?? { error: changeError }, restart: restartError ? { error: restartError } : { stopSeconds, startToFirstDetailSeconds: restartSeconds, firstStartSeconds: readySeconds },
+    peer: { note: pgNote || peerCheck, copy: pgCopy },
+    goals: goals.map(([g, m, v]) => ({ goal: g, measured: m, verdict: v })),
+    profile,
+  }
+  writeFileSync(path.join(out, `${tag}.json`), JSON.stringify(report, null, 2))
+  console.log(`\nwritten: ${path.join(out, `${tag}.json`)}`)
+} finally {
+  await stopAllChildren()
+  await stopAll(rt, stoppables)
+  await rt.close()
+}
+process.exit(0)

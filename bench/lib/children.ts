@@ -1,0 +1,148 @@
+/**
+ * Child processes of a benchmark (servers under load, a database): each is spawned in its own
+ * process group, its output kept in a log file, and every one still alive is stopped when the
+ * benchmark ends, however it ends (normal exit, an exception, Ctrl-C or SIGTERM).
+ *
+ *   spawnChild({ name, cmd, args, env?, logFile, uid?, gid? }) → Child
+ *   child.stop({ signal?, timeoutMs? })  signal (default SIGTERM), SIGKILL after timeoutMs; resolves once gone
+ *   stopChildrenOnExit()                 installs the handlers once (call first)
+ *   freePort(), waitUntil(check, { what, timeoutMs, child? }), memoryOf(pid)
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs'
+import net from 'node:net'
+import path from 'node:path'
+
+export interface ChildSpec {
+  name: string
+  cmd: string
+  args: string[]
+  /** The whole environment of the child (not merged). */
+  env?: NodeJS.ProcessEnv
+  cwd?: string
+  logFile: string
+  uid?: number
+  gid?: number
+}
+
+export interface Child {
+  readonly name: string
+  readonly pid: number
+  readonly logFile: string
+  /** Exit code (or signal name) once it has exited, else undefined. */
+  exited(): number | string | undefined
+  /** Resolves once the process has exited. */
+  readonly done: Promise<number | string>
+  stop(opts?: { signal?: NodeJS.Signals; timeoutMs?: number }): Promise<void>
+  /** The last lines of its log, for error messages. */
+  tail(lines?: number): string
+}
+
+const live = new Set<Child>()
+let installed = false
+
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
+
+function signalGroup(pid: number, sig: NodeJS.Signals) {
+  try { process.kill(-pid, sig) } catch { try { process.kill(pid, sig) } catch { /* gone */ } }
+}
+
+export function spawnChild(spec: ChildSpec): Child {
+  mkdirSync(path.dirname(spec.logFile), { recursive: true })
+  const out = openSync(spec.logFile, 'a')
+  let proc: ChildProcess
+  try {
+    writeSync(out, `\n--- ${new Date().toISOString()} ${spec.name}: ${spec.cmd} ${spec.args.join(' ')}\n`)
+    proc = spawn(spec.cmd, spec.args, { env: spec.env ?? process.env, cwd: spec.cwd, detached: true, stdio: ['ignore', out, out], uid: spec.uid, gid: spec.gid })
+  } finally { closeSync(out) }
+  if (proc.pid === undefined) throw new Error(`${spec.name}: could not start ${spec.cmd}`)
+  const pid = proc.pid
+  let status: number | string | undefined
+  const done = new Promise<number | string>((resolve) => {
+    proc.once('exit', (code, sig) => { status = code ?? sig ?? 'unknown'; live.delete(child); resolve(status) })
+    proc.once('error', (err) => { status = `error: ${err.message}`; live.delete(child); resolve(status) })
+  })
+  const child: Child = {
+    name: spec.name, pid, logFile: spec.logFile, done,
+    exited: () => status,
+    tail(lines = 20) {
+      try { return readFileSync(spec.logFile, 'utf8').split('\n').slice(-lines - 1).join('\n') } catch { return '(no log)' }
+    },
+    async stop({ signal = 'SIGTERM', timeoutMs = 15_000 } = {}) {
+      if (status !== undefined) return
+      signalGroup(pid, signal)
+      const timer = setTimeout(() => signalGroup(pid, 'SIGKILL'), timeoutMs)
+      await done
+      clearTimeout(timer)
+    },
+  }
+  live.add(child)
+  return child
+}
+
+/** Stops every child still alive: on exit synchronously (SIGKILL), on SIGINT/SIGTERM gracefully first. */
+export function stopChildrenOnExit(): void {
+  if (installed) return
+  installed = true
+  process.on('exit', () => { for (const c of live) signalGroup(c.pid, 'SIGKILL') })
+  let stopping = false
+  const onSignal = (sig: NodeJS.Signals) => {
+    if (stopping) process.exit(130)
+    stopping = true
+    console.error(`\n${sig}: stopping ${[...live].map((c) => c.name).join(', ') || 'nothing'} …`)
+    void Promise.all([...live].map((c) => c.stop({ timeoutMs: 5_000 }))).finally(() => process.exit(130))
+  }
+  process.on('SIGINT', onSignal)
+  process.on('SIGTERM', onSignal)
+}
+
+/** Stops every live child (last started first). */
+export async function stopAllChildren(): Promise<void> {
+  for (const c of [...live].reverse()) await c.stop()
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer()
+    s.once('error', reject)
+    s.listen(0, '127.0.0.1', () => { const { port } = s.address() as net.AddressInfo; s.close(() => resolve(port)) })
+  })
+}
+
+/**
+ * Polls `check` until it returns a value other than undefined/false (exceptions count as "not
+ * yet"); fails after timeoutMs, or at once when `child` exits, with the child's log tail.
+ */
+export async function waitUntil<T>(check: () => Promise<T | undefined | false>, opts: { what: string; timeoutMs: number; intervalMs?: number; child?: Child }): Promise<T> {
+  const deadline = Date.now() + opts.timeoutMs
+  let last = ''
+  for (;;) {
+    if (opts.child?.exited() !== undefined) throw new Error(`${opts.what}: ${opts.child.name} exited (${opts.child.exited()}):\n${opts.child.tail()}`)
+    try {
+      const v = await check()
+      if (v !== undefined && v !== false) return v
+    } catch (err) { last = (err as Error).message }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${opts.what}${last ? ` (last error: ${last})` : ''}${opts.child ? `\n${opts.child.tail()}` : ''}`)
+    await sleep(opts.intervalMs ?? 100)
+  }
+}
+
+export interface Memory { rssMb: number; anonMb: number; fileMb: number }
+
+/** Resident memory of a process from /proc/<pid>/status (Linux), in MB; undefined when gone. */
+export function memoryOf(pid: number): Memory | undefined {
+  try {
+    const text = readFileSync(`/proc/${pid}/status`, 'utf8')
+    const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? 0)
+    return { rssMb: kb('VmRSS') / 1024, anonMb: kb('RssAnon') / 1024, fileMb: kb('RssFile') / 1024 }
+  } catch { return undefined }
+}
+
+/** Samples memoryOf(pid) every intervalMs until stopped; returns the sample with the largest RSS. */
+export function sampleMemory(pid: number, intervalMs = 250): { stop(): Memory | undefined } {
+  let peak: Memory | undefined
+  const take = () => { const m = memoryOf(pid); if (m && (!peak || m.rssMb > peak.rssMb)) peak = m }
+  take()
+  const timer = setInterval(take, intervalMs)
+  return { stop() { clearInterval(timer); take(); return peak } }
+}

@@ -1,0 +1,72 @@
+/**
+ * A case's own slice of the fault instance: a topic prefix and a ClickHouse database, a runtime in
+ * the suite process (to publish load and read results), and the cleanup that removes both.
+ */
+import { mkdirSync } from 'node:fs'
+import path from 'node:path'
+import { pino } from 'pino'
+import type { Config } from '../../../core/config.js'
+import { sql, ident } from '../../../core/sql.js'
+import { createDb } from '../../../core/clickhouse.js'
+import { createRuntime, prepare, type Runtime } from '../../../bin/runtime.js'
+import { caseEnv, configOf, type Env } from './env.js'
+import type { Log } from './log.js'
+
+export interface CaseStack {
+  env: Env
+  cfg: Config
+  rt: Runtime
+  /** Deletes the case's topics and database; closes the runtime. Never throws. */
+  cleanup(): Promise<void>
+}
+
+/** Topics and tables made (prepare) for a fresh prefix and database; the suite's own log goes to `logFile`. */
+export async function openCaseStack(instance: Env, label: string, logFile: string, log: Log, extra: Env = {}): Promise<CaseStack> {
+  const env = caseEnv(instance, label, extra)
+  const cfg = configOf(env)
+  mkdirSync(path.dirname(logFile), { recursive: true })
+  const logger = pino({ name: 'faults', level: env.LOG_LEVEL || 'info' }, pino.destination({ dest: logFile, sync: false, mkdir: true }))
+  const rt = createRuntime(cfg, logger)
+  await prepare(rt)
+  log(`prefix ${cfg.topicPrefix}, database ${cfg.clickhouseDatabase}`)
+  return {
+    env, cfg, rt,
+    async cleanup() {
+      try { await dropCaseData(cfg, rt) } catch (err) { log(`cleanup of ${cfg.topicPrefix} failed: ${(err as Error).message}`) }
+      await rt.close().catch(() => {})
+      logger.flush()
+    },
+  }
+}
+
+async function dropCaseData(cfg: Config, rt: Runtime): Promise<void> {
+  const admin = rt.kafka.admin()
+  await admin.connect()
+  try {
+    const mine = (await admin.listTopics()).filter((name) => name.startsWith(cfg.topicPrefix))
+    if (mine.length) await admin.deleteTopics({ topics: mine, timeout: 30_000 })
+    const groups = (await admin.listGroups()).groups.map((g) => g.groupId).filter((g) => g.startsWith(cfg.topicPrefix))
+    if (groups.length) await admin.deleteGroups(groups).catch(() => {})
+  } finally { await admin.disconnect() }
+  const root = createDb(cfg, { useDatabase: false })
+  try { await root.command(sql`DROP DATABASE IF EXISTS ${ident(cfg.clickhouseDatabase)} SYNC`) } finally { await root.close() }
+}
+
+/** Topics, groups and databases of cases (names `fc<n>…`) left by an interrupted earlier run. */
+export async function sweepLeftovers(rt: Pick<Runtime, 'kafka' | 'cfg'>, log: Log): Promise<void> {
+  const mine = /^fc\d/
+  const admin = rt.kafka.admin()
+  await admin.connect()
+  try {
+    const topics = (await admin.listTopics()).filter((t) => mine.test(t))
+    if (topics.length) { await admin.deleteTopics({ topics, timeout: 30_000 }); log(`removed ${topics.length} topics left by an earlier run`) }
+    const groups = (await admin.listGroups()).groups.map((g) => g.groupId).filter((g) => mine.test(g))
+    if (groups.length) await admin.deleteGroups(groups).catch(() => {})
+  } finally { await admin.disconnect() }
+  const root = createDb(rt.cfg, { useDatabase: false })
+  try {
+    const dbs = (await root.query<{ name: string }>(sql`SELECT name FROM system.databases`)).map((d) => d.name).filter((n) => mine.test(n))
+    for (const d of dbs) await root.command(sql`DROP DATABASE IF EXISTS ${ident(d)} SYNC`)
+    if (dbs.length) log(`removed ${dbs.length} databases left by an earlier run`)
+  } finally { await root.close() }
+}

@@ -1,0 +1,136 @@
+/**
+ * The fault suite (`npm run faults`): kills and outages against the real stack, each case on its
+ * own topic prefix and database, all on the suite's own infrastructure instance (data dir
+ * .data/faults; Kafka 19092/19093, registry 18081, ClickHouse 18123/19001, API 18000; each
+ * overridable: LDS_FAULTS_DATA_DIR, LDS_FAULTS_KAFKA_PORT, LDS_FAULTS_KAFKA_CONTROLLER_PORT,
+ * LDS_FAULTS_REGISTRY_PORT, LDS_FAULTS_CLICKHOUSE_HTTP_PORT, LDS_FAULTS_CLICKHOUSE_TCP_PORT,
+ * LDS_FAULTS_API_PORT; LDS_FAULTS_LOG_LEVEL for the children, default info; LDS_FAULTS_PARTITIONS,
+ * default 4, 2 with --small).
+ *
+ *   npm run faults -- [--small] [--only 1,3] [--keep]
+ *
+ *   --small   small loads and short outages (what CI runs)
+ *   --only    run these cases only
+ *   --keep    leave the fault infrastructure up at the end
+ *   --serial  one case at a time (default with --small: the cases that only kill their own
+ *             processes run side by side first, then those that stop shared services, one by one)
+ *
+ * stdout: the result table (Markdown). stderr: progress. Files: <dataDir>/report.md and
+ * report.json, and every child's log under <dataDir>/logs/faults/case-<n>/. Exit code 0 only if
+ * every case run passed; 2 on a usage error.
+ */
+import { rmSync } from 'node:fs'
+import { loadavg } from 'node:os'
+import path from 'node:path'
+import { faultInstanceEnv, configOf } from './lib/env.js'
+import { createProgressLog } from './lib/log.js'
+import { upInstance, downInstance } from './lib/infra.js'
+import { sweepLeftovers } from './lib/stack.js'
+import { waitFor } from './lib/wait.js'
+import { createKafka } from '../../core/kafka.js'
+import { pino } from 'pino'
+import { runCase, type CaseResult, type FaultCase } from './lib/case.js'
+import { killAllRoles } from './lib/role.js'
+import { resultTable, writeReports } from './lib/report.js'
+import { CASES } from './cases/index.js'
+
+const USAGE = 'usage: npm run faults -- [--small] [--only 1,3] [--keep] [--serial]'
+
+interface Options { small: boolean; keep: boolean; serial: boolean; only?: number[] }
+
+function parseArgs(argv: string[]): Options {
+  const o: Options = { small: false, keep: false, serial: false }
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]
+    if (a === '--small') o.small = true
+    else if (a === '--keep') o.keep = true
+    else if (a === '--serial') o.serial = true
+    else if (a === '--only' || a.startsWith('--only=')) {
+      const v = a.includes('=') ? a.slice('--only='.length) : argv[++i]
+      const ids = (v ?? '').split(',').map((s) => s.trim()).filter(Boolean).map(Number)
+      if (!ids.length || ids.some((n) => !CASES.some((c) => c.id === n))) throw new Error(`--only needs case numbers among ${CASES.map((c) => c.id).join(',')}`)
+      o.only = ids
+    } else if (a === '--help' || a === '-h') { console.log(USAGE); process.exit(0) }
+    else throw new Error(`unknown argument ${a}`)
+  }
+  return o
+}
+
+async function main(): Promise<number> {
+  let opts: Options
+  try { opts = parseArgs(process.argv.slice(2)) } catch (err) { console.error(`${(err as Error).message}\n${USAGE}`); return 2 }
+  const t0 = Date.now()
+  const log = createProgressLog(t0)
+  // --small: 2 partitions per topic (every consumer polls every partition of ~50 topics; on 2 cores
+  // that polling is a good part of the load), still enough for two instances to share a group.
+  const instance = faultInstanceEnv(process.env, opts.small ? 2 : 4)
+  const cfg = configOf(instance)
+  const logRoot = path.join(cfg.dataDir, 'logs', 'faults')
+  rmSync(logRoot, { recursive: true, force: true })
+  const cases: FaultCase[] = CASES.filter((c) => !opts.only || opts.only.includes(c.id))
+  const results: CaseResult[] = []
+
+  let interrupted = false
+  let cleaning: Promise<void> | undefined
+  const cleanUp = () => (cleaning ??= (async () => {
+    const n = await killAllRoles(true)
+    if (n) log(`killed ${n} child process(es) left running`)
+    if (opts.keep) {
+      const vars = ['LDS_DATA_DIR', 'LDS_KAFKA_PORT', 'LDS_KAFKA_CONTROLLER_PORT', 'LDS_REGISTRY_PORT', 'LDS_CLICKHOUSE_HTTP_PORT', 'LDS_CLICKHOUSE_TCP_PORT'].map((k) => `${k}=${instance[k]}`).join(' ')
+      log(`--keep: the fault infrastructure stays up; to stop it: ${vars} npx tsx infra/cli.ts down`)
+    }
+    else await downInstance(cfg, log).catch((err) => log(`infra down failed: ${(err as Error).message}`))
+  })())
+  const onSignal = (sig: NodeJS.Signals) => {
+    if (interrupted) process.exit(130)
+    interrupted = true
+    log(`${sig}: stopping children and the fault infrastructure …`)
+    void cleanUp().finally(() => process.exit(130))
+  }
+  process.on('SIGINT', onSignal)
+  process.on('SIGTERM', onSignal)
+
+  log(`fault suite${opts.small ? ' (--small)' : ''}: cases ${cases.map((c) => c.id).join(', ')}; instance ${cfg.dataDir}, kafka ${cfg.kafkaBrokers.join(',')}, registry ${cfg.schemaRegistryUrl}, clickhouse ${cfg.clickhouseUrl}`)
+  let infraSeconds = 0
+  let together: FaultCase[] = []
+  try {
+    const ti = Date.now()
+    await upInstance(cfg, log)
+    infraSeconds = (Date.now() - ti) / 1000
+    // Right after a broker start the group coordinator may still be loading: retried, and never fatal.
+    await waitFor(() => sweepLeftovers({ cfg, kafka: createKafka(cfg, pino({ level: 'silent' })) }, log).then(() => true), 'leftovers of earlier runs removed', 30_000, 1_000)
+      .catch((err: Error) => log(`warning: ${err.message}`))
+    const base = { instance, cfg, small: opts.small, log, logRoot }
+    // Side by side: cases whose faults stay inside their own processes (the 30 s session timeouts
+    // they wait through overlap). Never beside a case that stops a shared service.
+    together = opts.small && !opts.serial ? cases.filter((c) => c.scope === 'own-processes') : []
+    if (together.length > 1) {
+      log(`cases ${together.map((c) => c.id).join(', ')} side by side`)
+      results.push(...await Promise.all(together.map((c) => runCase(c, base))))
+      await killAllRoles()
+    }
+    for (const c of cases.filter((c) => together.length <= 1 || !together.includes(c))) {
+      if (interrupted) break
+      results.push(await runCase(c, base))
+      await killAllRoles()
+    }
+    results.sort((a, b) => a.id - b.id)
+  } catch (err) {
+    log(`error: ${(err as Error).message}`)
+    await cleanUp()
+    return 1
+  }
+  await cleanUp()
+  const seconds = (Date.now() - t0) / 1000
+  const command = `npm run faults --${opts.small ? ' --small' : ''}${opts.only ? ` --only ${opts.only.join(',')}` : ''}${opts.keep ? ' --keep' : ''}${opts.serial ? ' --serial' : ''}`.replace(/ --$/, '')
+  const files = writeReports(cfg.dataDir, {
+    startedAt: new Date(t0).toISOString(), seconds, small: opts.small, only: opts.only, infraSeconds, command,
+    partitions: cfg.partitions, sideBySide: together.map((c) => c.id), loadAverage: loadavg(),
+  }, results)
+  console.log(resultTable(results))
+  const failed = results.filter((r) => !r.pass).length
+  log(`${results.length - failed} of ${results.length} passed in ${seconds.toFixed(1)} s; reports: ${files.md}, ${files.json}`)
+  return failed || results.length < cases.length ? 1 : 0
+}
+
+main().then((code) => process.exit(code), (err) => { console.error(err); process.exit(1) })
