@@ -171,4 +171,12 @@ program.command('replay <resource>')
     } finally { await admin.disconnect(); await rt.close() }
   })
 
-await program.parseAsync(process.argv)
+// A failure a user can act on (a dependency down, a bad file) is one clear line, not a stack trace;
+// LDS_DEBUG=1 shows the trace.
+try {
+  await program.parseAsync(process.argv)
+} catch (err) {
+  const e = err as Error
+  console.error(process.env.LDS_DEBUG ? e : `lds: ${e.message}`)
+  process.exit(1)
+}

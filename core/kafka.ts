@@ -24,7 +24,7 @@ export function createKafka(cfg: Pick<Config, 'kafkaBrokers'>, log: Logger, clie
     logCreator: () => ({ level, log: entry }) => {
       const { message, ...rest } = entry
       // The coordinator-rebalance chatter during normal group joins is not a warning for us.
-      if (message?.includes('The group is rebalancing')) return
+      if (message?.includes('The group is rebalancing') || String((rest as { error?: unknown }).error ?? '').includes('The group is rebalancing')) return
       // Retriable broker answers (a coordinator still loading after a start) are retried by
       // KafkaJS; they are not errors of ours.
       const retriable = /coordinator is loading|coordinator is not available|not the correct coordinator|leadership election|not the leader for that topic-partition|does not host this topic-partition|Topic creation errors|There is no leader for this topic-partition/i.test(String((rest as { error?: unknown }).error ?? ''))
@@ -91,5 +91,33 @@ export function retryRetriable<T>(fn: () => Promise<T>): Promise<T> {
   return pRetry(fn, {
     retries: 8, minTimeout: 100, factor: 2, maxTimeout: 2_000,
     shouldRetry: ({ error }) => (error as Error & { retriable?: boolean }).retriable === true,
+  })
+}
+
+const UNREACHABLE = /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|Connection error|Connection timeout|closed connection|broker not connected|KafkaJSConnection|NumberOfRetriesExceeded|There is no leader/i
+
+/**
+ * A batch send that outlives a broker outage of any length. KafkaJS retries a send within its
+ * client retry budget (about half a minute), then gives up with a non-retriable error; a connector
+ * or processor would then lose its batch or crash. Connection failures are retried here until the
+ * broker answers (each retry may resend the batch: entity events are versioned upserts, so a
+ * duplicate is harmless). Other errors are thrown.
+ */
+export async function sendUntilDelivered<T>(send: () => Promise<T>, log: Logger, what: string): Promise<T> {
+  let warned = false
+  return pRetry(async () => {
+    const out = await send()
+    if (warned) log.info({ what }, 'Kafka answers again; sent')
+    return out
+  }, {
+    retries: Number.MAX_SAFE_INTEGER, minTimeout: 500, factor: 2, maxTimeout: 10_000,
+    shouldRetry: ({ error }) => {
+      const e = error as Error & { cause?: Error; originalError?: Error }
+      const text = `${e.name} ${e.message} ${e.cause?.name ?? ''} ${e.cause?.message ?? ''} ${e.originalError?.message ?? ''}`
+      if (!UNREACHABLE.test(text)) return false
+      if (!warned) log.warn({ what, err: e.message }, 'Kafka does not answer; retrying until it does')
+      warned = true
+      return true
+    },
   })
 }

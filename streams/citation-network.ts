@@ -90,6 +90,13 @@ export function citationNetworkDef(deps: {
     return new Map(rows.map((r) => [Number(r.cluster_id), Number(r.id)]))
   }
 
+  /** Opinions that cite any of these clusters. */
+  async function citersOf(clusterIds: number[]): Promise<number[]> {
+    const rows = await db.withKeys<{ opinion_id: number }>(clusterIds, 'Int64', (k) => sql`
+      SELECT DISTINCT opinion_id FROM ${table(CITATION_CITED)} FINAL WHERE cluster_id IN ${k}`)
+    return rows.map((r) => Number(r.opinion_id))
+  }
+
   /** Citation keys of these clusters (from the index): what waiters on a cluster wait for. */
   async function keysOfClusters(clusterIds: number[]): Promise<string[]> {
     const rows = await db.withKeys<{ volume: number; reporter: string; page: string }>(clusterIds, 'Int64', (k) => sql`
@@ -201,7 +208,15 @@ export function citationNetworkDef(deps: {
     for (const w of [...work, ...unchanged]) {
       if (w.cluster !== null && (!opinionOfCluster.has(w.cluster) || opinionOfCluster.get(w.cluster)! > w.id)) opinionOfCluster.set(w.cluster, w.id)
     }
-    const newClusters = [...new Set(work.filter((w) => w.cluster !== null && !states.has(w.id)).map((w) => w.cluster!))]
+    // Clusters of every opinion in the batch, unchanged ones included: a replay after a crash between
+    // the state insert and the relinks below must send those relinks again (deciding "new" from the
+    // state rows would skip them, and the waiters would wait forever).
+    const seen = [...work, ...unchanged]
+    const batchIds = new Set(seen.map((w) => w.id))
+    const touchedClusters = [...new Set(seen.filter((w) => w.cluster !== null).map((w) => w.cluster!))]
+    // Clusters whose lowest opinion is in this batch: edges to them must point at it, including edges
+    // made before it arrived (to a higher opinion of the cluster, processed first).
+    const lowestHere = touchedClusters.filter((c) => batchIds.has(opinionOfCluster.get(c)!))
 
     // Edges out (old ones this opinion no longer makes are deleted), then state, then commit.
     const stateRows: Record<string, unknown>[] = []
@@ -258,11 +273,13 @@ export function citationNetworkDef(deps: {
     log.debug({ opinions: work.length, deleted: deletes.length }, 'citation network batch applied')
 
     const relinks: RelinkCommand[] = []
-    // A cluster that got its first opinion: whoever waits on its citations can now be linked.
-    if (newClusters.length) {
-      const keys = await keysOfClusters(newClusters)
-      const mine = new Set(work.map((w) => w.id))
-      for (const id of await waitingOn(keys)) if (!mine.has(id)) relinks.push({ opinion_id: id, reason: 'cluster' })
+    // A cluster with an opinion: whoever waits on its citations can now be linked.
+    if (touchedClusters.length) {
+      for (const id of await waitingOn(await keysOfClusters(touchedClusters))) if (!batchIds.has(id)) relinks.push({ opinion_id: id, reason: 'cluster' })
+    }
+    // Opinions that cite a cluster whose lowest opinion just arrived point at another one: relink them.
+    if (lowestHere.length) {
+      for (const id of await citersOf(lowestHere)) if (!batchIds.has(id)) relinks.push({ opinion_id: id, reason: 'cluster' })
     }
     // Written first, read second: what we wait on may have arrived meanwhile (another instance).
     if (stillWaiting.size) relinks.push(...await recheck(stillWaiting, opinionOfCluster))

@@ -8,7 +8,7 @@ import type { Kafka, Producer, Message } from 'kafkajs'
 import type { Config } from '../../core/config.js'
 import type { Logger } from '../../core/logger.js'
 import type { Registry } from '../../core/registry.js'
-import { idempotentProducer } from '../../core/kafka.js'
+import { idempotentProducer, sendUntilDelivered } from '../../core/kafka.js'
 import { ensureEntityTopics } from '../topics.js'
 import type { Catalogue } from '../catalogue/index.js'
 import { toAvro } from '../avro.js'
@@ -59,7 +59,7 @@ export function createPublisher(deps: {
     if (t.buffer.length === 0) return
     const messages = t.buffer
     t.buffer = []; t.bytes = 0
-    await producer!.send({ topic: t.name, messages, acks: -1 })
+    await sendUntilDelivered(() => producer!.send({ topic: t.name, messages, acks: -1 }), log, `publish to ${t.name}`)
     stats.published += messages.length
   }
 
