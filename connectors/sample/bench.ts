@@ -10,6 +10,7 @@ import { dayOf, isoDay, stamps } from './dates.js'
 import { picker, type Rng } from './random.js'
 import type { SampleRecord } from './records.js'
 import * as V from './vocabulary.js'
+import { disclosureRecords } from './disclosures.js'
 
 export interface Judge {
   person: number
@@ -39,6 +40,8 @@ export interface BenchContext {
 const YEAR = 365.25
 /** Seats of courts older than this are filled from a little before it, so that 1950 has a full bench. */
 const EARLIEST_CASE_DAY = dayOf('1950-01-01')
+/** Judges who left before this filed no disclosure the sample holds. */
+const DISCLOSURES_FROM = dayOf('2004-06-01')
 /** ABA ratings of nominees began under Eisenhower. */
 const ABA_RATINGS_FROM = dayOf('1953-01-01')
 
@@ -246,6 +249,10 @@ export function* generateBench(ctx: BenchContext): Generator<SampleRecord, Bench
         how_selected: court.family === 'bankruptcy' ? 'a_judge' : 'a_pres', vote_type: court.family === 'bankruptcy' ? '' : 's', voice_vote: court.family === 'bankruptcy' ? null : voice,
         votes_yes: yes, votes_no: yes === null ? null : Math.max(0, 100 - yes - rng.int(0, 4)),
       } }
+      // Article III judges file yearly financial disclosures; the sample holds some since 2004.
+      if (court.family !== 'bankruptcy' && endDay >= DISCLOSURES_FROM && rng.chance(0.5)) {
+        yield* disclosureRecords({ rng, next, stamp, today: snapshotDay }, { person, first, last, startDay, endDay, nominatedDay: nominated })
+      }
     } else {
       const [how, process] = selection!
       const elected = how.startsWith('e_')

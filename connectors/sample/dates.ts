@@ -41,21 +41,33 @@ export function longDate(day: number): string {
 
 const PAD2 = Array.from({ length: 60 }, (_, i) => String(i).padStart(2, '0'))
 
-/** A timestamp on `day` at a random time of the working day: 2024-01-02T15:04:05.123456+00:00. */
-export function stampOn(day: number, rng: Rng): string {
+/** The day (UTC) a run takes for today: an ISO date given, or the clock's. */
+export function todayOf(today?: string): number {
+  const iso = today ?? new Date().toISOString().slice(0, 10)
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(iso) || Number.isNaN(dayOf(iso))) throw new Error(`today must be a date (YYYY-MM-DD), got ${JSON.stringify(today)}`)
+  return dayOf(iso)
+}
+
+/**
+ * A timestamp on `day` at a random time of the working day: 2024-01-02T15:04:05.123456+00:00;
+ * `early`: in the first hour of the day (00:MM:SS), for the day a sample is taken, so that its
+ * timestamps are not in the future for a run later that day. The same draws either way.
+ */
+export function stampOn(day: number, rng: Rng, early = false): string {
   const micro = String(rng.int(0, 999_999)).padStart(6, '0')
-  return `${isoDay(day)}T${PAD2[rng.int(13, 23)]}:${PAD2[rng.int(0, 59)]}:${PAD2[rng.int(0, 59)]}.${micro}+00:00`
+  const hour = rng.int(13, 23)
+  return `${isoDay(day)}T${PAD2[early ? 0 : hour]}:${PAD2[rng.int(0, 59)]}:${PAD2[rng.int(0, 59)]}.${micro}+00:00`
 }
 
 /**
  * date_created and date_modified of a record first known on `day`: created then, or at the
  * import of the archive (`importDay`) for older material; modified later for some records,
- * never after `snapshotDay`.
+ * never after `snapshotDay` (and then in its first hour).
  */
 export function stamps(day: number, importDay: number, snapshotDay: number, rng: Rng): [string, string] {
   const createdDay = Math.min(snapshotDay, Math.max(day + rng.int(1, 20), importDay + rng.int(0, 400)))
-  const created = stampOn(createdDay, rng)
+  const created = stampOn(createdDay, rng, createdDay === snapshotDay)
   if (rng.chance(0.6)) return [created, created]
   const modifiedDay = Math.min(snapshotDay, createdDay + rng.int(1, 2000))
-  return [created, modifiedDay === createdDay ? created : stampOn(modifiedDay, rng)]
+  return [created, modifiedDay === createdDay ? created : stampOn(modifiedDay, rng, modifiedDay === snapshotDay)]
 }

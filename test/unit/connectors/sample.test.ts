@@ -4,6 +4,8 @@ import { generateSample, type CitedRef } from '../../../connectors/sample/genera
 import { extractCitations } from '../../../domain/citations/index.js'
 
 const courts = loadCourts()
+/** The day the corpora of these tests are taken, so that they do not change with the calendar. */
+const TODAY = '2026-11-18'
 const JURISDICTIONS = ['F', 'FD', 'FB', 'FBP', 'FS', 'S', 'SA', 'ST', 'SS', 'SAG', 'TRS', 'TRA', 'TRT', 'TRX', 'TS', 'TA', 'TT', 'TSP', 'MA', 'MT', 'C', 'I']
 
 t.test('every court of the data set maps to the court resource', async (t) => {
@@ -26,9 +28,10 @@ t.test('every court of the data set maps to the court resource', async (t) => {
 function collect(opinions: number, seed = 1) {
   const records: { resource: string; record: Record<string, unknown> }[] = []
   const cited = new Map<number, CitedRef[]>()
-  for (const r of generateSample({ courts, opinions, seed, onCited: (id, c) => cited.set(id, c) })) records.push(r)
+  for (const r of generateSample({ courts, opinions, seed, today: TODAY, onCited: (id, c) => cited.set(id, c) })) records.push(r)
   return { records, cited }
 }
+const corpus = collect(800)
 
 t.test('the generator is deterministic and scales by its flag', async (t) => {
   const a = collect(300), b = collect(300), c = collect(300, 2)
@@ -36,11 +39,13 @@ t.test('the generator is deterministic and scales by its flag', async (t) => {
   t.not(JSON.stringify(a.records), JSON.stringify(c.records), 'another seed, other data')
   const count = (rs: typeof a.records, r: string) => rs.filter((x) => x.resource === r).length
   t.equal(count(a.records, 'opinions'), 300)
-  t.equal(count(collect(3000).records, 'opinions'), 3000)
+  let opinions = 0
+  for (const r of generateSample({ courts, opinions: 1200, today: TODAY })) if (r.resource === 'opinions') opinions++
+  t.equal(opinions, 1200)
 })
 
 t.test('references point at records emitted before them, of the right resource', async (t) => {
-  const { records, cited } = collect(1500)
+  const { records, cited } = corpus
   const seen = new Map<string, Set<unknown>>()
   const has = (r: string, id: unknown) => seen.get(r)?.has(id) ?? false
   for (const c of courts) (seen.get('courts') ?? seen.set('courts', new Set()).get('courts')!).add(c.id)
@@ -48,6 +53,11 @@ t.test('references point at records emitted before them, of the right resource',
     dockets: [['court_id', 'courts']], clusters: [['docket_id', 'dockets']], citations: [['cluster_id', 'clusters']],
     opinions: [['cluster_id', 'clusters'], ['author_id', 'people']], positions: [['person_id', 'people'], ['court_id', 'courts']],
     educations: [['person_id', 'people'], ['school_id', 'schools']], audio: [['docket_id', 'dockets']],
+    'docket-entries': [['docket_id', 'dockets']], 'archive-documents': [['docket_entry_id', 'docket-entries'], ['docket_id', 'dockets']],
+    'attorney-roles': [['party_id', 'parties'], ['attorney_id', 'attorneys'], ['docket_id', 'dockets']], 'party-types': [['party_id', 'parties']],
+    'financial-disclosures': [['person_id', 'people']], investments: [['financial_disclosure_id', 'financial-disclosures']],
+    'docket-tags': [['docket_id', 'dockets'], ['tag_id', 'tags']], visualizations: [['cluster_start_id', 'clusters'], ['cluster_end_id', 'clusters']],
+    'cluster-redirections': [['cluster_id', 'clusters']],
   }
   let bad = 0
   for (const { resource, record } of records) {
@@ -59,7 +69,7 @@ t.test('references point at records emitted before them, of the right resource',
   const known = new Set(records.filter((r) => r.resource === 'citations').map((r) => `${r.record.volume}|${r.record.reporter}|${r.record.page}`))
   const all = [...cited.values()].flat()
   const missing = all.filter((c) => !known.has(`${c.volume}|${c.reporter}|${c.page}`))
-  t.ok(all.length > 2000, `${all.length} citations made`)
+  t.ok(all.length > 1000, `${all.length} citations made`)
   t.ok(missing.length > 0 && missing.length / all.length < 0.05, `${missing.length} fabricated (${((100 * missing.length) / all.length).toFixed(1)}%)`)
   // and the extractor finds them in the text, at the right reporter
   const op = records.find((r) => r.resource === 'opinions' && (cited.get(r.record.id as number)?.length ?? 0) > 3)!
@@ -69,7 +79,7 @@ t.test('references point at records emitted before them, of the right resource',
 })
 
 t.test('docket numbers and reporters fit the court and the date', async (t) => {
-  const { records } = collect(800)
+  const { records } = corpus
   const dockets = new Map(records.filter((r) => r.resource === 'dockets').map((r) => [r.record.id, r.record]))
   const clusters = new Map(records.filter((r) => r.resource === 'clusters').map((r) => [r.record.id, r.record]))
   for (const d of dockets.values()) {
