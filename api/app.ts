@@ -22,6 +22,9 @@ import { registerResourceRoutes } from './routes/resources.js'
 import { registerCitationLookup } from './routes/citation-lookup.js'
 import { registerHealth } from './routes/health.js'
 import { registerApiUsage } from './routes/api-usage.js'
+import { registerSearch } from './routes/search.js'
+import { createSearchEngine } from './search/engine.js'
+import { alertQueries } from './search/alert-queries.js'
 import { registerOpenApi } from './routes/openapi.js'
 import { registerWrites, writableResources } from './routes/writes.js'
 import { registerWebhookActions } from './routes/webhooks.js'
@@ -91,11 +94,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('events', redis ? redisEvents(redis) : memoryEvents())
   registerRoot(app, { v3Sunset: deps.cfg.v3Sunset, events: app.events })
   const serializers = compileSerializers(deps.catalogue, citationOverlays)
-  // Lists are cached only where watermarks say when they change.
-  const listCache = watermarks ? createListCache(watermarks) : undefined
+  // Lists are cached only where watermarks say when they change. A list page's keys come from
+  // ClickHouse and its rows from the read model: an entry is valid while neither has moved.
+  const storageName = (name: string) => (deps.catalogue.has(name) ? deps.catalogue.storageOf(deps.catalogue.get(name)).name : name)
+  const listCache = watermarks && readModel
+    ? createListCache({ epoch: (name) => { const s = storageName(name); return watermarks.epoch(s) + readModel.store.epoch(s) } })
+    : undefined
   // Whole rows (details, list pages, related sets) from the read model; ClickHouse chooses list pages.
   const source = readModel ? readModelSource(readModel.store, refColumnsOf(deps.catalogue), clickhouseSource(deps.db, deps.catalogue), () => readModel.caughtUp(), deps.catalogue) : undefined
   const writable = readModel && watermarks && deps.kafka && deps.registry ? new Set(writableResources(deps.catalogue).map((r) => r.name)) : undefined
+  const searchEngine = createSearchEngine(deps.db)
   const routes = registerResourceRoutes(app, { ...deps, serializers, listCache, overlayDeps: OVERLAY_DEPENDENCIES, source, writable })
   if (writable && readModel && watermarks) {
     const publisher = await openPublisher({ ...deps, kafka: deps.kafka!, registry: deps.registry! })
@@ -105,7 +113,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       .map((k) => readModel.store.get('webhooks', k)!).filter((w) => w && Number(w.event_type) === eventType)
     const emitter = createWebhookEmitter({ queue, publisher, clock, endpointsOf })
     registerWrites(app, {
-      catalogue: deps.catalogue, clock, publisher, readModel, watermarks,
+      catalogue: deps.catalogue, clock, publisher, readModel, watermarks, search: alertQueries(searchEngine, () => clock.now()),
       readerOf: (r) => routes.readers.get(r.name)!, contextOf: routes.contextOf,
       allowInsecureWebhooks: deps.cfg.webhooksAllowInsecure,
       reenableWebhook: async (w) => queue.send([{ kind: 'reenable', event_id: `reenable-${String(w.id)}-${clock.now()}`, webhook_id: Number(w.id), user_id: Number(w.user_id), event_type: Number(w.event_type), content: '', debug: false, retry_counter: 0, due_at: clock.now(), date_created: new Date(clock.now()).toISOString() }]),
@@ -120,5 +128,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     limits: { maxCitationsPerRequest: deps.cfg.citationMaxPerRequest, maxTextLength: deps.cfg.citationMaxTextLength },
   })
   registerApiUsage(app, { usage, clock })
+  registerSearch(app, { db: deps.db, engine: searchEngine })
   return app
 }

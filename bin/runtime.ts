@@ -24,6 +24,9 @@ import { startDocketAlertSender } from '../streams/alerts/docket-alerts.js'
 import { startArchiveFetcher } from '../streams/alerts/archive-fetch.js'
 import { startPrayerGranter } from '../streams/alerts/prayers.js'
 import { startScheduler } from '../streams/alerts/scheduler.js'
+import { startSearchIndexer } from '../streams/search/indexer.js'
+import { startPercolator } from '../streams/search/percolator.js'
+import { digestJobs } from '../streams/search/digests.js'
 
 export interface Runtime {
   cfg: Config; log: Logger; kafka: Kafka; registry: Registry; db: Db; catalogue: Catalogue; clock: Clock
@@ -62,7 +65,7 @@ export async function prepare(rt: Runtime): Promise<void> {
 export interface Stoppable { stop(): Promise<void> }
 
 /** The processor roles; each can run in its own process (`lds run --roles table-sink`) and in several instances. */
-export const PROCESSOR_ROLES = ['table-sink', 'citation-network', 'webhook-delivery', 'docket-alerts', 'archive-fetch', 'prayers', 'scheduler'] as const
+export const PROCESSOR_ROLES = ['table-sink', 'citation-network', 'search-index', 'webhook-delivery', 'docket-alerts', 'archive-fetch', 'prayers', 'scheduler'] as const
 export type ProcessorRole = (typeof PROCESSOR_ROLES)[number]
 
 /** Starts the given processors in this process; the returned list stops them in reverse order. */
@@ -75,7 +78,7 @@ export async function startProcessors(rt: Runtime, roles: readonly ProcessorRole
     started.push(await startCitationNetwork({ ...rt, publisher }))
   }
   // The webhook side: delivery and the event sources, sharing one publisher, queue and mailer.
-  const sources = roles.filter((r) => ['webhook-delivery', 'docket-alerts', 'archive-fetch', 'prayers', 'scheduler'].includes(r))
+  const sources = roles.filter((r) => ['search-index', 'webhook-delivery', 'docket-alerts', 'archive-fetch', 'prayers', 'scheduler'].includes(r))
   if (sources.length) {
     const publisher = await openPublisher(rt)
     const queue = await openWebhookQueue(rt)
@@ -86,7 +89,13 @@ export async function startProcessors(rt: Runtime, roles: readonly ProcessorRole
     if (roles.includes('docket-alerts')) started.push(await startDocketAlertSender(deps))
     if (roles.includes('archive-fetch')) started.push(await startArchiveFetcher({ ...deps, gateway: gatewayOf(rt.cfg) }))
     if (roles.includes('prayers')) started.push(await startPrayerGranter(deps))
-    if (roles.includes('scheduler')) started.push(await startScheduler(deps))
+    if (roles.includes('scheduler')) started.push(await startScheduler(deps, digestJobs(deps)))
+    if (roles.includes('search-index')) {
+      // The indexer hands each batch's documents to the search-alert percolator before committing.
+      const percolator = await startPercolator(deps)
+      started.push(percolator)
+      started.push(await startSearchIndexer(rt, (docs) => percolator.percolate(docs)))
+    }
   }
   return started
 }

@@ -6,7 +6,7 @@
 import path from 'node:path'
 import type { Config } from './config.js'
 
-export type ServiceName = 'schema registry' | 'ClickHouse' | 'Kafka' | 'Redis' | 'SMTP' | 'records system'
+export type ServiceName = 'schema registry' | 'ClickHouse' | 'Kafka' | 'Redis' | 'SMTP' | 'records system' | 'table sink'
 
 const LOG_FILES: Partial<Record<ServiceName, string>> = { 'schema registry': 'registry.log', ClickHouse: 'clickhouse.log', Kafka: 'kafka.log' }
 

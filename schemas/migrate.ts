@@ -9,6 +9,7 @@ import type { Db } from '../core/clickhouse.js'
 import { sql, ident, raw } from '../core/sql.js'
 import type { Catalogue } from './catalogue/index.js'
 import { allTables, toCreateTable, type TableDef } from './tables.js'
+import { SEARCH_TYPES, searchTableDdl, searchTables, type SearchType } from '../domain/search/index.js'
 
 export interface Migration { id: string; statement: string }
 
@@ -54,6 +55,14 @@ export async function migrate(db: Db, cat: Catalogue, log: (m: string) => void =
     await db.command(sql`${raw(m.statement)}`)
     await db.insert('_migrations', [{ id: m.id, statement: m.statement, checksum: checksum(m.statement) }])
     log(`applied ${m.id}`)
+  }
+  // The search index's layout (tables, materialized views, the live-version dictionary) is declared
+  // with its query compiler; its statements are idempotent and run only while a part is missing.
+  for (const type of Object.keys(SEARCH_TYPES) as SearchType[]) {
+    const t = searchTables(type)
+    if ([t.docs, t.postings, t.ingest].every((name) => existing.has(name))) continue
+    for (const statement of searchTableDdl(type, { database })) await db.command(statement)
+    log(`created the search index of type ${type}`)
   }
   return plan
 }

@@ -131,6 +131,7 @@ const DECLS: Record<SearchType, { table: string; fields: Decl[] }> = {
     table: 'search_p',
     fields: [
       text('name', 'name', 4),
+      kw('name_reverse', 'name_reverse'),
       text('alias', 'alias', 3),
       text('dob_city', 'dob_city', 1),
       kw('dob_state', 'dob_state'),

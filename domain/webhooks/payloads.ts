@@ -186,6 +186,11 @@ function v1Rows(row: Row, type: SearchAlertType): Row[] {
   })
 }
 
+/** The v3 search API's rows of a v4 result: flat for o and r (one per opinion or document), v3 dates. */
+export function v3SearchRows(row: Row, type: string): Row[] {
+  return type === 'o' || type === 'r' ? v1Rows(row, type) : [toV3Row(row)]
+}
+
 /** Alert e-mails and payloads highlight with <strong>, the search API with <mark>. */
 function strongHighlights<T>(v: T): T {
   if (typeof v === 'string') return v.replace(/<mark>/g, '<strong>').replace(/<\/mark>/g, '</strong>') as T

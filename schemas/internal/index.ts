@@ -2,5 +2,6 @@
 import type { TableDef } from '../table-def.js'
 import { citationNetworkTables } from './citation-network.js'
 import { alertTables } from './alerts.js'
+import { searchSideTables } from './search.js'
 
-export const INTERNAL_TABLES: readonly TableDef[] = [...citationNetworkTables, ...alertTables]
+export const INTERNAL_TABLES: readonly TableDef[] = [...citationNetworkTables, ...alertTables, ...searchSideTables]

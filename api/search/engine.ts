@@ -1,0 +1,93 @@
+/**
+ * Search against ClickHouse: a request (domain/search/request.ts) → a page of matching document
+ * ids with scores (the postings layout of domain/search/to-sql.ts), the total, and the stored
+ * result objects of the page. Corpus statistics (document count, average field lengths) change
+ * slowly and cost a scan, so each type's are kept for a short while; document frequencies are
+ * read per query.
+ *
+ * Pages: ordered by a single field, the next page continues after the last row's (value, id)
+ * (search_after), so documents indexed meanwhile do not shift it; score and multi-key orders page
+ * by offset.
+ */
+import type { Db } from '../../core/clickhouse.js'
+import { sql, ident } from '../../core/sql.js'
+import { SEARCH_RESULTS } from '../../schemas/internal/search.js'
+import { and, or, not, searchType, scoringPlan, searchSql, countSql, statsSql, requestAst, type Node, type SearchRequest, type SearchStats, type SearchType } from '../../domain/search/index.js'
+import { corpusStatsSql, type CorpusStats } from '../../domain/search/to-sql.js'
+
+export interface After { value: string | number | null; id: number }
+
+export interface PageRequest { limit: number; offset: number; after?: After }
+
+export interface Hit { id: number; score: number; key: string | number | null }
+
+export interface StoredResult { result: Record<string, unknown>; dateCreated: string | null; indexedAt: string }
+
+/** How long corpus statistics are reused. */
+const CORPUS_TTL_MS = 30_000
+
+export interface SearchEngine {
+  page(r: SearchRequest, p: PageRequest): Promise<Hit[]>
+  count(r: SearchRequest, type?: SearchType): Promise<number>
+  results(type: SearchType, ids: number[]): Promise<Map<number, StoredResult>>
+}
+
+/** The single order field that search_after can continue from, or null (score, several keys). */
+export function afterField(r: SearchRequest): { field: string; column: string; dir: 'asc' | 'desc' } | null {
+  if (r.order.length !== 1 || r.order[0].field === 'score') return null
+  const f = searchType(r.type).byName.get(r.order[0].field)
+  return f ? { field: f.name, column: f.column, dir: r.order[0].dir } : null
+}
+
+/** Rows after (value, id) in the order (NULLs last, ties by id in the order's direction). */
+function afterNode(field: string, dir: 'asc' | 'desc', a: After): Node {
+  const present: Node = { kind: 'range', field, lower: null, upper: null, includeLower: true, includeUpper: true }
+  const idBeyond: Node = dir === 'asc'
+    ? { kind: 'range', field: 'id', lower: a.id, upper: null, includeLower: false, includeUpper: true }
+    : { kind: 'range', field: 'id', lower: null, upper: a.id, includeLower: true, includeUpper: false }
+  if (a.value === null) return and([not(present), idBeyond])
+  const beyond: Node = dir === 'asc'
+    ? { kind: 'range', field, lower: a.value, upper: null, includeLower: false, includeUpper: true }
+    : { kind: 'range', field, lower: null, upper: a.value, includeLower: true, includeUpper: false }
+  return or([beyond, and([{ kind: 'value', field, value: a.value }, idBeyond]), not(present)])
+}
+
+export function createSearchEngine(db: Db): SearchEngine {
+  const corpus = new Map<SearchType, { at: number; stats: Promise<CorpusStats> }>()
+  const corpusOf = (type: SearchType): Promise<CorpusStats> => {
+    const hit = corpus.get(type)
+    if (hit && Date.now() - hit.at < CORPUS_TTL_MS) return hit.stats
+    const stats = db.query<{ n: number; avgdl: Record<string, number> }>(corpusStatsSql(type, { database: db.database }))
+      .then(([row]) => ({ n: Number(row?.n ?? 0), avgdl: row?.avgdl ?? {} }))
+    stats.catch(() => corpus.delete(type))
+    corpus.set(type, { at: Date.now(), stats })
+    return stats
+  }
+
+  return {
+    async page(r, p) {
+      const af = afterField(r)
+      const filters = p.after && af ? and([r.filters, afterNode(af.field, af.dir, p.after)]) : r.filters
+      const scored = r.order.some((k) => k.field === 'score') && scoringPlan(r.query, searchType(r.type)).terms.length > 0
+      let stats: SearchStats | undefined
+      if (scored) {
+        const [row] = await db.query<SearchStats>(statsSql(r.query, r.type, { database: db.database, corpus: await corpusOf(r.type) }))
+        stats = { n: Number(row.n), avgdl: row.avgdl, df: Object.fromEntries(Object.entries(row.df ?? {}).map(([k, v]) => [k, Number(v)])) }
+      }
+      const rows = await db.query<Record<string, unknown>>(searchSql(r.query, r.type, {
+        database: db.database, filters, order: r.order, limit: p.limit, offset: p.after ? 0 : p.offset, stats,
+      }))
+      return rows.map((x) => ({ id: Number(x.id), score: Number(x.score ?? 0), key: af ? ((x[af.column] ?? null) as string | number | null) : null }))
+    },
+    async count(r, type = r.type) {
+      const [row] = await db.query<{ count: number }>(countSql(requestAst(r), type, { database: db.database }))
+      return Number(row?.count ?? 0)
+    },
+    async results(type, ids) {
+      if (!ids.length) return new Map()
+      const rows = await db.withKeys<{ id: number; result: string; date_created: string | null; indexed_at: string }>(ids, 'Int64', (k) => sql`
+        SELECT id, result, date_created, indexed_at FROM ${ident(db.database)}.${ident(SEARCH_RESULTS)} FINAL WHERE type = ${type} AND id IN ${k}`)
+      return new Map(rows.map((x) => [Number(x.id), { result: JSON.parse(x.result) as Record<string, unknown>, dateCreated: x.date_created, indexedAt: x.indexed_at }]))
+    },
+  }
+}

@@ -1,0 +1,30 @@
+/**
+ * Tables of the search side that are not the index itself (the index's postings layout belongs to
+ * domain/search/to-sql.ts and is created from there):
+ *  - search_results: per search type and document, the result object the search API serves and
+ *    the alert percolator sends, as JSON, written by the indexer with the index rows;
+ *  - search_alert_hits: documents a search alert matched, and whether they were sent (real-time
+ *    alerts at once; digests by the scheduler), so a replay or a second change of a document does
+ *    not send it twice.
+ */
+import { VERSION_COLUMNS, REPLACING, type TableDef } from '../table-def.js'
+
+export const SEARCH_RESULTS = 'search_results'
+export const SEARCH_ALERT_HITS = 'search_alert_hits'
+
+export const searchSideTables: TableDef[] = [
+  {
+    name: SEARCH_RESULTS, engine: REPLACING, orderBy: ['type', 'id'],
+    columns: [
+      { name: 'type', type: 'LowCardinality(String)' }, { name: 'id', type: 'Int64' }, { name: 'result', type: 'String' },
+      { name: 'date_created', type: "Nullable(DateTime64(3, 'UTC'))" }, { name: 'indexed_at', type: "DateTime64(3, 'UTC')" }, ...VERSION_COLUMNS,
+    ],
+  },
+  {
+    name: SEARCH_ALERT_HITS, engine: REPLACING, orderBy: ['alert_id', 'document_id'],
+    columns: [
+      { name: 'alert_id', type: 'Int64' }, { name: 'document_id', type: 'Int64' }, { name: 'type', type: 'LowCardinality(String)' },
+      { name: 'sent', type: 'UInt8' }, { name: 'hit_at', type: "DateTime64(3, 'UTC')" }, ...VERSION_COLUMNS,
+    ],
+  },
+]

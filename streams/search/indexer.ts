@@ -1,0 +1,153 @@
+/**
+ * The search indexer: keeps the search index of every type (domain/search/to-sql.ts layout) and
+ * the stored result objects in step with the entity topics.
+ *
+ * A batch of entity changes becomes, per search type, the set of documents it touches
+ * (documents.ts `affected`); those documents are rebuilt from the tables the table sink keeps,
+ * analyzed, and inserted as one batch (documents and postings through the ingest table, results
+ * into search_results). The indexer reads what the sink wrote, so before building it waits until
+ * the sink's watermarks cover the batch's offsets: a document is never built from rows older than
+ * the change that asked for it. A document whose entity is gone is deleted from the index.
+ *
+ * Optional `onIndexed` receives each batch's new and changed documents (the search-alert
+ * percolator); it runs before the offsets are committed, so a crash repeats it (alert hits are
+ * recorded, so nothing is sent twice).
+ */
+import type { Kafka } from 'kafkajs'
+import type { Config } from '../../core/config.js'
+import type { Db } from '../../core/clickhouse.js'
+import type { Logger } from '../../core/logger.js'
+import type { Registry } from '../../core/registry.js'
+import { DependencyError } from '../../core/dependency-error.js'
+import { sql, ident } from '../../core/sql.js'
+import type { Catalogue } from '../../schemas/catalogue/index.js'
+import { entityTopic, dlqTopic, groupId, createDecoder, validateEntityEvent, createVersioner, type EntityEvent } from '../../schemas/events/index.js'
+import { createWatermarks, type Watermarks } from '../../schemas/events/watermark-reader.js'
+import { SEARCH_RESULTS } from '../../schemas/internal/search.js'
+import { SEARCH_TYPES, analyzeDocument, searchTables, toIndexRows, type SearchType, type AnalyzedDoc } from '../../domain/search/index.js'
+import { startStream, type StreamDef, type Incoming } from '../runner.js'
+import { createDocumentSource, SEARCH_SOURCES, type Built, type Row } from './documents.js'
+
+export const SEARCH_INDEXER = 'search-indexer'
+
+/** Documents per build-and-insert step (bounds memory for a large catch-up batch). */
+const CHUNK = 5_000
+/** How long a batch waits for the table sink before the runner backs off and tries again. */
+const SINK_WAIT_MS = 60_000
+
+export interface IndexedDocument { type: SearchType; id: number; built: Built; analyzed: AnalyzedDoc }
+
+export interface IndexerDeps { cfg: Config; kafka: Kafka; registry: Registry; log: Logger; db: Db; catalogue: Catalogue; watermarks?: Watermarks }
+
+interface Change { resource: string; event: EntityEvent; source: Incoming }
+
+export async function startSearchIndexer(deps: IndexerDeps, onIndexed?: (docs: IndexedDocument[]) => Promise<void>) {
+  const { cfg, db, catalogue: cat } = deps
+  const log = deps.log.child({ stream: SEARCH_INDEXER })
+  const source = createDocumentSource(db)
+  const decode = createDecoder(deps.registry)
+  const version = createVersioner()
+  const ownWatermarks = !deps.watermarks
+  const watermarks = deps.watermarks ?? createWatermarks(deps)
+  if (ownWatermarks) await watermarks.start()
+  const resources = [...new Set(Object.values(SEARCH_SOURCES).flat())].filter((r) => cat.has(r))
+  const byTopic = new Map(resources.map((r) => [entityTopic(cfg, r), r]))
+  const table = (name: string) => sql`${ident(db.database)}.${ident(name)}`
+
+  /** Waits until the table sink has applied every message of the batch. */
+  async function sinkCaughtUp(changes: Change[]): Promise<void> {
+    const last = new Map<string, { topic: string; partition: number; offset: bigint }>()
+    for (const { source: s } of changes) {
+      const key = `${s.topic}/${s.partition}`
+      const offset = BigInt(s.message.offset)
+      if ((last.get(key)?.offset ?? -1n) < offset) last.set(key, { topic: s.topic, partition: s.partition, offset })
+    }
+    for (const { topic, partition, offset } of last.values()) {
+      if (!await watermarks.waitUntilApplied(topic, partition, String(offset), SINK_WAIT_MS)) {
+        throw new DependencyError('table sink', topic, `has not applied offset ${offset} of partition ${partition} within ${SINK_WAIT_MS / 1000} s; is the table-sink role running?`)
+      }
+    }
+  }
+
+  /** A deleted row's last live state (its relations say which documents held it); best effort. */
+  async function lastLiveRows(resource: string, keys: string[]): Promise<Row[]> {
+    const r = cat.get(resource)
+    const typed = r.keyKind === 'int' ? keys.map(Number) : keys
+    return db.withKeys<Row>(typed, r.keyKind === 'int' ? 'Int64' : 'String', (k) => sql`
+      SELECT * FROM ${table(r.table)} WHERE ${ident(r.key)} IN ${k} AND _deleted = 0 ORDER BY _version DESC LIMIT 1 BY ${ident(r.key)}`)
+  }
+
+  async function index(changes: Change[]): Promise<void> {
+    if (!changes.length) return
+    await sinkCaughtUp(changes)
+    const rowsOf = new Map<string, Row[]>()
+    const deleted = new Map<string, string[]>()
+    for (const { resource, event } of changes) {
+      if (event.op === 'upsert' && event.entity) {
+        const list = rowsOf.get(resource) ?? []
+        list.push(event.entity)
+        rowsOf.set(resource, list)
+      } else {
+        deleted.set(resource, [...(deleted.get(resource) ?? []), event.key])
+      }
+    }
+    for (const [resource, keys] of deleted) {
+      const r = cat.get(resource)
+      const gone = keys.map((k) => ({ [r.key]: r.keyKind === 'int' ? Number(k) : k }))
+      rowsOf.set(resource, [...(rowsOf.get(resource) ?? []), ...gone, ...await lastLiveRows(resource, keys)])
+    }
+    const indexed: IndexedDocument[] = []
+    let documents = 0
+    for (const type of Object.keys(SEARCH_TYPES) as SearchType[]) {
+      const ids = new Set<number>()
+      for (const resource of SEARCH_SOURCES[type]) {
+        const rows = rowsOf.get(resource)
+        if (rows?.length) for (const id of await source.affected(type, resource, rows)) ids.add(id)
+      }
+      const list = [...ids]
+      for (let i = 0; i < list.length; i += CHUNK) {
+        const chunk = list.slice(i, i + CHUNK)
+        const built = await source.build(type, chunk)
+        const v = version()
+        const now = new Date().toISOString()
+        const indexRows: Record<string, unknown>[] = []
+        const results: Record<string, unknown>[] = []
+        for (const id of chunk) {
+          const b = built.get(id) ?? null
+          if (!b) {
+            indexRows.push(...toIndexRows(type, analyzeDocument(type, { id }), v, true))
+            results.push({ type, id, result: '{}', date_created: null, indexed_at: now, _version: v, _deleted: 1 })
+            continue
+          }
+          const analyzed = analyzeDocument(type, b.doc)
+          indexRows.push(...toIndexRows(type, analyzed, v, false))
+          results.push({ type, id, result: JSON.stringify(b.result), date_created: b.created, indexed_at: now, _version: v, _deleted: 0 })
+          if (onIndexed) indexed.push({ type, id, built: b, analyzed })
+        }
+        await db.insert(searchTables(type).ingest, indexRows)
+        await db.insert(SEARCH_RESULTS, results)
+        documents += chunk.length
+      }
+    }
+    if (onIndexed && indexed.length) await onIndexed(indexed)
+    log.debug({ changes: changes.length, documents }, 'search documents indexed')
+  }
+
+  const def: StreamDef<Change, Change[]> = {
+    name: SEARCH_INDEXER,
+    groupId: groupId(cfg, SEARCH_INDEXER),
+    topics: [...byTopic.keys()],
+    dlqTopic: dlqTopic(cfg, SEARCH_INDEXER),
+    async decode(m) {
+      const resource = byTopic.get(m.topic)!
+      return { resource, event: validateEntityEvent(await decode(m.message.value), cat.get(resource).key), source: m }
+    },
+    transform: (events) => events.map((e) => ({ ...e.event, source: e.source })),
+    sink: index,
+  }
+  const stream = await startStream(def, deps)
+  return {
+    consumer: stream.consumer,
+    async stop() { await stream.stop(); if (ownWatermarks) await watermarks.stop() },
+  }
+}

@@ -1,0 +1,184 @@
+/**
+ * The search-alert percolator: every document the indexer writes is matched against the stored
+ * search alerts with the in-memory matcher (the same query compiler the search API uses, so an
+ * alert fires for exactly what its search would show).
+ *
+ * Alerts are indexed by anchor tokens (domain/search/request.ts anchorTokens: words of which a
+ * matching document must hold one), so a document is tried only against alerts that could match
+ * it, plus the few without anchors (filters only, negations). A match is recorded in
+ * search_alert_hits before anything is sent, so a document changed again, or a batch replayed
+ * after a crash, is never sent twice:
+ *  - rt alerts: SEARCH_ALERT to the owner's endpoints (v1 and v2 shapes) and an e-mail, at once;
+ *  - dly, wly, mly: the hit waits for the digest (digests.ts); off: nothing.
+ */
+import { sql, ident } from '../../core/sql.js'
+import { SEARCH_ALERT_HITS } from '../../schemas/internal/search.js'
+import { createVersioner } from '../../schemas/events/index.js'
+import { searchRequest, requestAst, compileMatcher, anchorTokens, highlighter, presentResult, type SearchType, type Matcher, type AnalyzedDoc } from '../../domain/search/index.js'
+import { searchAlertPayload, EVENT_TYPES, type SearchAlertType } from '../../domain/webhooks/index.js'
+import { isAlertRate, type AlertRate, type AlertType } from '../../domain/alerts/index.js'
+import { searchAlertMail } from '../../connectors/mail.js'
+import { createEntityTable } from '../lib/entity-table.js'
+import { openSourceContext, asShown, type SourceDeps, type Row } from '../alerts/context.js'
+import type { IndexedDocument } from './indexer.js'
+
+export const SEARCH_ALERT_SENDER = 'search-alert-sender'
+
+interface CompiledAlert {
+  id: number
+  userId: number
+  type: SearchType
+  rate: AlertRate
+  row: Row
+  matches: Matcher
+  query: ReturnType<typeof searchRequest>
+}
+
+interface TypeIndex { byToken: Map<string, Set<number>>; unanchored: Set<number> }
+
+/** The search type an alert's documents are: its query's `type`, r/d as the alert says. */
+function alertSearchType(row: Row, queryType: SearchType): SearchType | null {
+  const declared = String(row.alert_type ?? '')
+  if (queryType === 'r' || queryType === 'd') return declared === 'd' ? 'd' : 'r'
+  return queryType === 'o' || queryType === 'oa' ? queryType : null
+}
+
+export function compileAlert(row: Row): CompiledAlert | null {
+  const rate = String(row.rate ?? '')
+  if (!isAlertRate(rate) || rate === 'off') return null
+  let query: ReturnType<typeof searchRequest>
+  try { query = searchRequest(new URLSearchParams(String(row.query ?? '').replace(/^\?/, ''))) } catch { return null }
+  const type = alertSearchType(row, query.type)
+  if (!type) return null
+  const typed = type === query.type ? query : { ...query, type }
+  return { id: Number(row.id), userId: Number(row.user_id), type, rate, row, matches: compileMatcher(requestAst(typed), type), query: typed }
+}
+
+/** Tokens of every text field of a document, each once. */
+function documentTokens(doc: AnalyzedDoc): Set<string> {
+  const out = new Set<string>()
+  for (const f of Object.values(doc.text)) for (const t of f.tokens) if (t) out.add(t)
+  return out
+}
+
+export interface Percolator {
+  percolate(docs: IndexedDocument[]): Promise<void>
+  /** Alerts currently compiled (for measurements). */
+  readonly size: number
+  stop(): Promise<void>
+}
+
+/** An alert's result row as payloads and mails show it: highlights of its own query, no score. */
+export function alertResult(alert: CompiledAlert, doc: IndexedDocument): Row {
+  return presentResult(doc.built.result, {
+    type: doc.type, score: 0, timestamp: new Date().toISOString(), dateCreated: doc.built.created,
+    highlighter: highlighter(alert.query.query), highlight: true, query: alert.query.query,
+  })
+}
+
+export async function startPercolator(deps: SourceDeps): Promise<Percolator> {
+  const { db, cfg } = deps
+  const log = deps.log.child({ stream: SEARCH_ALERT_SENDER })
+  const ctx = await openSourceContext(deps, SEARCH_ALERT_SENDER)
+  const alerts = createEntityTable(deps, 'alerts')
+  const compiled = new Map<number, CompiledAlert>()
+  const index = new Map<SearchType, TypeIndex>()
+  const version = createVersioner()
+  const table = sql`${ident(db.database)}.${ident(SEARCH_ALERT_HITS)}`
+
+  const slot = (type: SearchType) => {
+    let s = index.get(type)
+    if (!s) index.set(type, (s = { byToken: new Map(), unanchored: new Set() }))
+    return s
+  }
+  const remove = (id: number) => {
+    const a = compiled.get(id)
+    if (!a) return
+    compiled.delete(id)
+    const s = slot(a.type)
+    s.unanchored.delete(id)
+    for (const set of s.byToken.values()) set.delete(id)
+  }
+  const add = (a: CompiledAlert) => {
+    compiled.set(a.id, a)
+    const s = slot(a.type)
+    const anchors = anchorTokens(requestAst(a.query))
+    if (!anchors) { s.unanchored.add(a.id); return }
+    for (const t of anchors) {
+      let set = s.byToken.get(t)
+      if (!set) s.byToken.set(t, (set = new Set()))
+      set.add(a.id)
+    }
+  }
+  alerts.onChange((id, _before, after) => {
+    remove(id)
+    const a = after ? compileAlert(after) : null
+    if (a) add(a)
+  })
+  await alerts.start()
+  await alerts.ready()
+
+  /** Alert ids that could match a document, then those that do. */
+  function matching(doc: IndexedDocument): CompiledAlert[] {
+    const s = index.get(doc.type)
+    if (!s) return []
+    const candidates = new Set(s.unanchored)
+    for (const t of documentTokens(doc.analyzed)) { const ids = s.byToken.get(t); if (ids) for (const id of ids) candidates.add(id) }
+    const out: CompiledAlert[] = []
+    for (const id of candidates) { const a = compiled.get(id); if (a && a.matches(doc.analyzed)) out.push(a) }
+    return out
+  }
+
+  return {
+    get size() { return compiled.size },
+    async percolate(docs) {
+      const hits: { alert: CompiledAlert; doc: IndexedDocument }[] = []
+      for (const doc of docs) for (const alert of matching(doc)) hits.push({ alert, doc })
+      if (!hits.length) return
+      // Hits already recorded (a document changed again, a replayed batch) are not new.
+      const alertIds = [...new Set(hits.map((h) => h.alert.id))]
+      const docIds = [...new Set(hits.map((h) => h.doc.id))]
+      const seen = new Set((await db.withKeys<{ alert_id: number; document_id: number }>(alertIds, 'Int64', (k) => sql`
+        SELECT alert_id, document_id FROM ${table} FINAL WHERE alert_id IN ${k} AND document_id IN ${docIds}`)).map((r) => `${Number(r.alert_id)}:${Number(r.document_id)}`))
+      const fresh = hits.filter((h) => !seen.has(`${h.alert.id}:${h.doc.id}`))
+      if (!fresh.length) return
+      const now = new Date(deps.clock.now()).toISOString()
+      const v = version()
+      await db.insert(SEARCH_ALERT_HITS, fresh.map((h) => ({ alert_id: h.alert.id, document_id: h.doc.id, type: h.doc.type, sent: h.alert.rate === 'rt' ? 1 : 0, hit_at: now, _version: v, _deleted: 0 })))
+      // Real-time alerts: one event and one mail per alert with its new documents.
+      const byAlert = new Map<number, { alert: CompiledAlert; docs: IndexedDocument[] }>()
+      for (const h of fresh) if (h.alert.rate === 'rt') {
+        const e = byAlert.get(h.alert.id) ?? { alert: h.alert, docs: [] }
+        e.docs.push(h.doc)
+        byAlert.set(h.alert.id, e)
+      }
+      for (const { alert, docs: matched } of byAlert.values()) await sendAlert(alert, matched.map((d) => alertResult(alert, d)), now)
+      if (byAlert.size) await deps.publisher.flush()
+      log.debug({ documents: docs.length, hits: fresh.length, realTime: byAlert.size }, 'documents percolated')
+    },
+    async stop() { await alerts.stop(); await ctx.stop() },
+  }
+
+  async function sendAlert(alert: CompiledAlert, results: Row[], now: string): Promise<void> {
+    const shown = asShown({ ...alert.row, user: alert.userId })
+    await ctx.emitter.emit({
+      userId: alert.userId, eventType: EVENT_TYPES.SEARCH_ALERT.id,
+      payload: (v) => searchAlertPayload({ version: v, alertType: alert.type as SearchAlertType, alert: shown, results }),
+    })
+    await ctx.mail(alert.userId, searchAlertMail({
+      siteUrl: cfg.publicBaseUrl, rate: alert.rate,
+      alerts: [{ alert: { name: String(alert.row.name ?? ''), alert_type: alert.type as AlertType, query: String(alert.row.query ?? '') }, results: results.map(mailRow) }],
+    }))
+    await deps.publisher.upsert('alerts', { ...alert.row, date_last_hit: now })
+  }
+}
+
+/** What a mail shows of a result: title, link, date, and the first snippet. */
+export function mailRow(r: Row): { caseName?: string; absolute_url: string; snippet?: string; dateFiled?: string | null } {
+  const nested = (r.opinions ?? r.archive_documents) as Row[] | undefined
+  const snippet = (r.snippet as string | undefined) ?? (nested?.[0]?.snippet as string | undefined)
+  return {
+    caseName: String(r.caseName ?? r.name ?? ''), absolute_url: String(r.absolute_url ?? r.docket_absolute_url ?? '/'),
+    snippet: snippet?.replace(/<mark>/g, '<strong>').replace(/<\/mark>/g, '</strong>'), dateFiled: (r.dateFiled as string | null | undefined) ?? null,
+  }
+}
