@@ -1,7 +1,8 @@
 /**
  * The event side end to end, on the real stack with a local webhook receiver, an SMTP sink and a
  * fake court-records system, in both webhook versions: a new docket entry (fed with `lds publish`)
- * → DOCKET_ALERT; a fetch request → the gateway → ARCHIVE_FETCH, and the document it made available
+ * → DOCKET_ALERT; a new opinion matching search alerts → SEARCH_ALERT at once (rt) and in the daily
+ * digest (dly); a fetch request → the gateway → ARCHIVE_FETCH, and the document it made available
  * → the waiting prayer Granted → PRAY_AND_PAY; the weekly job → OLD_DOCKET_ALERTS_REPORT with
  * old_alerts and disabled_alerts.
  */
@@ -31,7 +32,7 @@ t.test('events end to end', async (t) => {
     LDS_TIME_SCALE: String(SCALE), LDS_WEBHOOKS_ALLOW_INSECURE: '1', SMTP_HOST: sink.host, SMTP_PORT: String(sink.port),
     LDS_RECORDS_URL: records.url, LDS_RECORDS_USERNAME: 'svc', LDS_RECORDS_PASSWORD: 'secret',
   })
-  const streams = await startProcessors(rt, ['table-sink', 'webhook-delivery', 'docket-alerts', 'archive-fetch', 'prayers', 'scheduler'])
+  const streams = await startProcessors(rt, ['table-sink', 'search-index', 'webhook-delivery', 'docket-alerts', 'archive-fetch', 'prayers', 'scheduler'])
   t.teardown(() => stopAll(rt, streams))
   const app = await buildApp(rt)
   t.teardown(() => app.close())
@@ -58,7 +59,7 @@ t.test('events end to end', async (t) => {
   }
   await waitFor(async () => app.readModel!.store.get('archive-documents', 50) !== undefined, 'the seed in the read model')
   const hooks: Record<string, number> = {}
-  for (const [token, who, type, version] of [[alice, 'alice', 1, 2], [alice, 'alice', 3, 1], [alice, 'alice', 4, 2], [bob, 'bob', 1, 1], [bob, 'bob', 5, 2]] as const) {
+  for (const [token, who, type, version] of [[alice, 'alice', 1, 2], [alice, 'alice', 2, 2], [alice, 'alice', 3, 1], [alice, 'alice', 4, 2], [bob, 'bob', 1, 1], [bob, 'bob', 2, 1], [bob, 'bob', 5, 2]] as const) {
     hooks[`${who}:${type}`] = (await post(token, '/api/rest/v4/webhooks/', { url: `${receiver.url}?who=${who}`, event_type: type, version, enabled: true })).id
   }
   await post(alice, '/api/rest/v4/docket-alerts/', { docket: 1 })
@@ -118,5 +119,41 @@ t.test('events end to end', async (t) => {
     t.match(payload.disabled_alerts[0], { docket: 3, alert_type: 0 })
     const stored = await waitFor(async () => { const r = app.readModel!.store.get('docket-alerts', 72); return r && Number(r.alert_type) === 0 && r }, 'the alert turned off')
     t.equal(stored.alert_type, 0)
+  })
+  t.test('a matching opinion: SEARCH_ALERT at once for rt alerts, in the digest for daily ones', async (t) => {
+    // Real-time alerts are for members.
+    const bobId = app.readModel!.store.get('webhooks', hooks['bob:1'])!.user_id as number
+    for (const [id, user] of [[1, aliceId], [2, bobId]] as const) await pub.upsert('memberships', { id, user_id: user, level: 'tier-1', is_active: true, date_start: '2024-01-01', date_end: null, date_created: ts, date_modified: ts })
+    await pub.flush()
+    await waitFor(async () => app.readModel!.store.get('memberships', 2) !== undefined, 'the memberships in the read model')
+    const rtAlert = await post(alice, '/api/rest/v4/alerts/', { name: 'Privacy', query: 'q=privacy&type=o', rate: 'rt' })
+    t.equal(rtAlert.estimated_hits, 0, 'the frequency estimate answers with the create')
+    await post(bob, '/api/rest/v4/alerts/', { name: 'Privacy v1', query: 'q=privacy%20AND%20court_id:nysd', rate: 'rt' })
+    const daily = await post(bob, '/api/rest/v4/alerts/', { name: 'Daily privacy', query: 'q=privacy', rate: 'dly' })
+    const refused = await app.inject({ method: 'POST', url: '/api/rest/v4/alerts/', headers: as(alice), payload: { name: 'All', query: 'type=o&order_by=dateFiled%20desc', rate: 'rt' } })
+    t.match(refused.json(), { query: [/match-all/] }, 'a match-all alert is refused')
+    await waitFor(async () => app.readModel!.store.get('alerts', daily.id) !== undefined, 'the alerts in the read model')
+    // Let the percolator see the alerts before the documents arrive.
+    await new Promise((r) => setTimeout(r, 1500))
+    await pub.upsert('clusters', { id: 40, docket_id: 1, case_name: 'Doe v. Acme', date_filed: ts.slice(0, 10), precedential_status: 'Published', slug: 'doe-v-acme', date_created: ts, date_modified: ts })
+    await pub.upsert('opinions', { id: 400, cluster_id: 40, type: '010combined', plain_text: 'The right to privacy protects the home.', date_created: ts, date_modified: ts })
+    await pub.upsert('clusters', { id: 41, docket_id: 2, case_name: 'Old 2', date_filed: ts.slice(0, 10), precedential_status: 'Published', date_created: ts, date_modified: ts })
+    await pub.upsert('opinions', { id: 410, cluster_id: 41, type: '010combined', plain_text: 'Nothing of interest here.', date_created: ts, date_modified: ts })
+    await pub.flush()
+    const [a] = await waitFor(async () => of('alice', 2).length && of('alice', 2), 'alice\'s search alert (v2)', 60_000)
+    t.match(a.json, { webhook: { event_type: 2, version: 2 }, payload: { alert: { id: rtAlert.id, name: 'Privacy', rate: 'rt' }, results: [{ cluster_id: 40, caseName: 'Doe v. Acme', opinions: [{ id: 400, snippet: /<strong>privacy<\/strong>/ }] }] } })
+    t.notOk('score' in a.json.payload.results[0].meta, 'alerts carry no score')
+    const [b] = await waitFor(async () => of('bob', 2).length && of('bob', 2), 'bob\'s search alert (v1)', 60_000)
+    t.match(b.json.payload.results, [{ id: 400, cluster_id: 40, caseName: 'Doe v. Acme', court_exact: 'nysd' }], 'v1: one flat row per opinion')
+    await waitFor(async () => sink.messages.some((m) => m.to.includes('alice@example.org') && /New hits for your alert: Privacy/.test(m.subject)), 'the real-time mail')
+    const digest = await waitFor(async () => sink.messages.find((m) => m.to.includes('bob@example.org') && /daily alerts/.test(m.subject)), 'the daily digest mail', 60_000)
+    t.match(digest.text, /Doe v\. Acme/)
+    const digests = await waitFor(async () => { const d = of('bob', 2).filter((x: Delivery) => x.json.payload.alert.id === daily.id); return d.length && d }, 'the digest event')
+    t.equal(digests.length, 1, 'one digest')
+    // The same document changed again is not a new hit.
+    await pub.upsert('opinions', { id: 400, cluster_id: 40, type: '010combined', plain_text: 'The right to privacy protects the home and the family.', date_created: ts, date_modified: new Date().toISOString() })
+    await pub.flush()
+    await new Promise((r) => setTimeout(r, 3000))
+    t.equal(of('alice', 2).length, 1, 'no second event for a changed document')
   })
 })
