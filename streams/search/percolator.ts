@@ -3,9 +3,8 @@
  * search alerts with the in-memory matcher (the same query compiler the search API uses, so an
  * alert fires for exactly what its search would show).
  *
- * Alerts are indexed by anchor tokens (domain/search/request.ts anchorTokens: words of which a
- * matching document must hold one), so a document is tried only against alerts that could match
- * it, plus the few without anchors (filters only, negations). A match is recorded in
+ * Alerts are indexed by anchor tokens (domain/search/percolate.ts), so a document is tried only
+ * against alerts that could match it. A match is recorded in
  * search_alert_hits before anything is sent, so a document changed again, or a batch replayed
  * after a crash, is never sent twice:
  *  - rt alerts: SEARCH_ALERT to the owner's endpoints (v1 and v2 shapes) and an e-mail, at once;
@@ -14,7 +13,7 @@
 import { sql, ident } from '../../core/sql.js'
 import { SEARCH_ALERT_HITS } from '../../schemas/internal/search.js'
 import { createVersioner } from '../../schemas/events/index.js'
-import { searchRequest, requestAst, compileMatcher, anchorTokens, highlighter, presentResult, type SearchType, type Matcher, type AnalyzedDoc } from '../../domain/search/index.js'
+import { searchRequest, requestAst, compileMatcher, highlighter, presentResult, createQueryIndex, type SearchType, type Matcher, type Node } from '../../domain/search/index.js'
 import { searchAlertPayload, EVENT_TYPES, type SearchAlertType } from '../../domain/webhooks/index.js'
 import { isAlertRate, type AlertRate, type AlertType } from '../../domain/alerts/index.js'
 import { searchAlertMail } from '../../connectors/mail.js'
@@ -24,17 +23,16 @@ import type { IndexedDocument } from './indexer.js'
 
 export const SEARCH_ALERT_SENDER = 'search-alert-sender'
 
-interface CompiledAlert {
+export interface CompiledAlert {
   id: number
   userId: number
   type: SearchType
   rate: AlertRate
   row: Row
+  ast: Node
   matches: Matcher
   query: ReturnType<typeof searchRequest>
 }
-
-interface TypeIndex { byToken: Map<string, Set<number>>; unanchored: Set<number> }
 
 /** The search type an alert's documents are: its query's `type`, r/d as the alert says. */
 function alertSearchType(row: Row, queryType: SearchType): SearchType | null {
@@ -51,14 +49,8 @@ export function compileAlert(row: Row): CompiledAlert | null {
   const type = alertSearchType(row, query.type)
   if (!type) return null
   const typed = type === query.type ? query : { ...query, type }
-  return { id: Number(row.id), userId: Number(row.user_id), type, rate, row, matches: compileMatcher(requestAst(typed), type), query: typed }
-}
-
-/** Tokens of every text field of a document, each once. */
-function documentTokens(doc: AnalyzedDoc): Set<string> {
-  const out = new Set<string>()
-  for (const f of Object.values(doc.text)) for (const t of f.tokens) if (t) out.add(t)
-  return out
+  const ast = requestAst(typed)
+  return { id: Number(row.id), userId: Number(row.user_id), type, rate, row, ast, matches: compileMatcher(ast, type), query: typed }
 }
 
 export interface Percolator {
@@ -81,59 +73,22 @@ export async function startPercolator(deps: SourceDeps): Promise<Percolator> {
   const log = deps.log.child({ stream: SEARCH_ALERT_SENDER })
   const ctx = await openSourceContext(deps, SEARCH_ALERT_SENDER)
   const alerts = createEntityTable(deps, 'alerts')
-  const compiled = new Map<number, CompiledAlert>()
-  const index = new Map<SearchType, TypeIndex>()
+  const index = createQueryIndex<CompiledAlert>()
   const version = createVersioner()
   const table = sql`${ident(db.database)}.${ident(SEARCH_ALERT_HITS)}`
-
-  const slot = (type: SearchType) => {
-    let s = index.get(type)
-    if (!s) index.set(type, (s = { byToken: new Map(), unanchored: new Set() }))
-    return s
-  }
-  const remove = (id: number) => {
-    const a = compiled.get(id)
-    if (!a) return
-    compiled.delete(id)
-    const s = slot(a.type)
-    s.unanchored.delete(id)
-    for (const set of s.byToken.values()) set.delete(id)
-  }
-  const add = (a: CompiledAlert) => {
-    compiled.set(a.id, a)
-    const s = slot(a.type)
-    const anchors = anchorTokens(requestAst(a.query))
-    if (!anchors) { s.unanchored.add(a.id); return }
-    for (const t of anchors) {
-      let set = s.byToken.get(t)
-      if (!set) s.byToken.set(t, (set = new Set()))
-      set.add(a.id)
-    }
-  }
   alerts.onChange((id, _before, after) => {
-    remove(id)
+    index.remove(id)
     const a = after ? compileAlert(after) : null
-    if (a) add(a)
+    if (a) index.add(a)
   })
   await alerts.start()
   await alerts.ready()
 
-  /** Alert ids that could match a document, then those that do. */
-  function matching(doc: IndexedDocument): CompiledAlert[] {
-    const s = index.get(doc.type)
-    if (!s) return []
-    const candidates = new Set(s.unanchored)
-    for (const t of documentTokens(doc.analyzed)) { const ids = s.byToken.get(t); if (ids) for (const id of ids) candidates.add(id) }
-    const out: CompiledAlert[] = []
-    for (const id of candidates) { const a = compiled.get(id); if (a && a.matches(doc.analyzed)) out.push(a) }
-    return out
-  }
-
   return {
-    get size() { return compiled.size },
+    get size() { return index.size },
     async percolate(docs) {
       const hits: { alert: CompiledAlert; doc: IndexedDocument }[] = []
-      for (const doc of docs) for (const alert of matching(doc)) hits.push({ alert, doc })
+      for (const doc of docs) for (const alert of index.match(doc.type, doc.analyzed)) hits.push({ alert, doc })
       if (!hits.length) return
       // Hits already recorded (a document changed again, a replayed batch) are not new.
       const alertIds = [...new Set(hits.map((h) => h.alert.id))]

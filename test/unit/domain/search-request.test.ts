@@ -1,0 +1,73 @@
+/**
+ * Search requests as users write them → the AST both the search and the percolator evaluate;
+ * highlighting and snippets; the percolator's query index agrees with trying every query.
+ */
+import t from 'tap'
+import { searchRequest, requestAst, compileMatcher, analyzeDocument, highlighter, createQueryIndex, SearchRequestError, show, type SearchType } from '../../../domain/search/index.js'
+
+const req = (q: string) => searchRequest(new URLSearchParams(q))
+
+t.test('parameters become filters on the right fields', async (t) => {
+  const r = req('q=miranda&court=scotus%20ca1&filed_after=1960-01-01&case_name=arizona&stat_Published=on')
+  t.equal(r.type, 'o')
+  t.same(r.order, [{ field: 'score', dir: 'desc' }])
+  const text = show(requestAst(r))
+  t.match(text, /caseName:arizona/)
+  t.match(text, /court_id/)
+  t.match(text, /dateFiled/)
+  t.match(text, /status/)
+  t.same(req('type=p').order, [{ field: 'name_reverse', dir: 'asc' }], 'judges are listed by name')
+  t.same(req('type=oa').orderBy, 'dateArgued desc')
+  t.equal(requestAst(req('type=o&order_by=dateFiled%20desc')).kind, 'all', 'no q and no filter: everything')
+  t.equal(requestAst(req('type=o&nature_of_suit=fraud')).kind !== 'all', true)
+  t.same(requestAst(req('type=p&court=scotus&party_name=doe')), { kind: 'value', field: 'court_id', value: 'scotus' }, 'filters of other types are ignored')
+})
+
+t.test('bad values are 400s keyed by parameter', async (t) => {
+  t.throws(() => req('type=zz'), { fields: { type: [/valid choice/] } })
+  t.ok((() => { try { req('type=zz') } catch (e) { return e instanceof SearchRequestError } })(), 'a SearchRequestError (a 400)')
+  t.throws(() => req('order_by=bogus'), { fields: { order_by: [/valid choice/] } })
+  t.throws(() => req('type=r&order_by=citeCount%20desc'), { fields: { order_by: [/valid choice/] } }, 'an ordering of another type')
+  t.throws(() => req('filed_after=13/45/2020'), { fields: { filed_after: ['Enter a valid date.'] } })
+  t.throws(() => req('cited_gt=many'), { fields: { cited_gt: [/whole number/] } })
+  t.same(req('filed_after=03/04/2020').filters, req('filed_after=2020-03-04').filters, 'US dates too')
+})
+
+t.test('highlighting and snippets', async (t) => {
+  const h = highlighter(req('q=miranda%20-smith%20warn*').query)
+  t.equal(h.mark('Miranda warned Smith'), '<mark>Miranda</mark> <mark>warned</mark> Smith', 'negated words are not marked')
+  const long = `${'word '.repeat(200)}Miranda ${'tail '.repeat(200)}`
+  t.equal(h.snippet(long, false), long.slice(0, 500), 'without highlighting: the first 500 characters')
+  const s = h.snippet(long, true)
+  t.match(s, /<mark>Miranda<\/mark>/, 'with highlighting: a window around the match')
+  t.ok(s.replace(/<\/?mark>/g, '').length <= 500)
+  t.notOk(h.matches('nothing here'))
+})
+
+t.test('the query index finds exactly what trying every query finds', async (t) => {
+  const words = ['privacy', 'search', 'seizure', 'warrant', 'speech', 'religion', 'contract', 'tort', 'fraud', 'appeal', 'habeas', 'custody']
+  let seed = 7
+  const rand = (n: number) => { seed = (seed * 1103515245 + 12345) % 2 ** 31; return seed % n }
+  const pick = () => words[rand(words.length)]
+  const shapes = [
+    () => `q=${pick()}`, () => `q=${pick()}%20AND%20${pick()}`, () => `q=${pick()}%20OR%20${pick()}`, () => `q=%22${pick()}%20${pick()}%22`,
+    () => `q=${pick()}%20-${pick()}`, () => `q=-${pick()}`, () => `court=${rand(2) ? 'scotus' : 'ca1'}`, () => `q=${pick().slice(0, 4)}*`,
+  ]
+  const index = createQueryIndex()
+  const all: { id: number; type: SearchType; ast: ReturnType<typeof requestAst>; matches: ReturnType<typeof compileMatcher> }[] = []
+  for (let id = 1; id <= 600; id++) {
+    const ast = requestAst(req(shapes[rand(shapes.length)]()))
+    const q = { id, type: 'o' as const, ast, matches: compileMatcher(ast, 'o') }
+    all.push(q)
+    index.add(q)
+  }
+  for (let i = 0; i < 150; i++) index.remove(1 + rand(600))
+  const live = all.filter((q) => index.get(q.id))
+  for (let d = 0; d < 200; d++) {
+    const doc = analyzeDocument('o', { id: d, case_name: `${pick()} v. ${pick()}`, text: Array.from({ length: 6 }, pick).join(' '), court_id: rand(2) ? 'scotus' : 'ca1' })
+    const viaIndex = index.match('o', doc).map((q) => q.id).sort((a, b) => a - b)
+    const every = live.filter((q) => q.matches(doc)).map((q) => q.id)
+    t.same(viaIndex, every, `document ${d}`)
+  }
+  t.equal(index.size, live.length)
+})
