@@ -14,6 +14,8 @@ import { ingestSample, sampleAlreadyLoaded } from '../connectors/drivers/sample.
 import { groupId, entityTopic, PROCESSORS, commandTopic, RELINK, RECOUNT } from '../schemas/events/index.js'
 import { buildApp } from '../api/app.js'
 import { waitForCatchUp } from './catch-up.js'
+import { SEARCH_INDEXER } from '../streams/search/indexer.js'
+import { SEARCH_SOURCES } from '../streams/search/documents.js'
 import { onShutdown } from './shutdown.js'
 
 const cfg = loadConfig()
@@ -33,7 +35,7 @@ onShutdown(async () => {
 
 step('tables, topics and schemas')
 await prepare(rt)
-step('processors: table sink, citation network')
+step('processors: table sink, citation network, search index, alerts and webhooks')
 parts.push(...await startProcessors(rt))
 const api = apiDeps(rt)
 const app = await buildApp(api)
@@ -45,14 +47,15 @@ if (!(await sampleAlreadyLoaded(rt))) {
   const s = await ingestSample(rt, { opinions: 10_000, seed: 1 })
   log.info({ published: s.published, seconds: s.seconds }, 'sample data published')
 }
-step('applying what the topics hold (tables, citation network)')
+step('applying what the topics hold (tables, citation network, search index)')
 const entityTopics = rt.catalogue.stored.map((r) => entityTopic(cfg, r))
 await waitForCatchUp(rt.kafka, rt.clock, [
   { label: 'citation network', group: groupId(cfg, PROCESSORS.citationNetwork), topics: async () => [entityTopic(cfg, 'opinions'), entityTopic(cfg, 'citations'), commandTopic(cfg, RELINK.name), commandTopic(cfg, RECOUNT.name)] },
   { label: 'tables', group: groupId(cfg, PROCESSORS.tableSink), topics: async () => entityTopics },
+  { label: 'search index', group: groupId(cfg, SEARCH_INDEXER), topics: async () => [...new Set(Object.values(SEARCH_SOURCES).flat())].filter((r) => rt.catalogue.has(r)).map((r) => entityTopic(cfg, r)) },
 ], { progress: process.stderr.isTTY || undefined })
 
 const count = async (table: string) => Number((await rt.db.query<{ n: number }>(sql`SELECT count() AS n FROM ${ident(cfg.clickhouseDatabase)}.${ident(table)} FINAL`))[0]?.n ?? 0)
-const [opinions, edges] = await Promise.all([count('opinions'), count('opinions_cited')])
-log.info(`ready: ${opinions.toLocaleString('en-US')} opinions, ${edges.toLocaleString('en-US')} citation edges`)
+const [opinions, edges, searchable] = await Promise.all([count('opinions'), count('opinions_cited'), count('search_results')])
+log.info(`ready: ${opinions.toLocaleString('en-US')} opinions, ${edges.toLocaleString('en-US')} citation edges, ${searchable.toLocaleString('en-US')} search documents`)
 log.info(`API: http://${cfg.host}:${cfg.port}/api/rest/v4/  (Ctrl-C stops)`)
