@@ -71,3 +71,16 @@ export const INT_TEXT = /^-?\d+$/
 export const FLOAT_TEXT = /^-?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/
 /** A filter's date/time value: a date, or a date and time with an optional offset. */
 export const FILTER_DATETIME = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/
+const FILTER_DATETIME_PARTS = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-](\d{2}):?(\d{2}))?)?$/
+
+/**
+ * Whether a filter's date/time value (FILTER_DATETIME) names a real instant, as Python's datetime
+ * requires: year 1 on, a day its month has, hours below 24, offsets below a day. Date.parse is no
+ * test: it rolls 2021-02-29 over to March, and ClickHouse then refuses the text.
+ */
+export function isFilterDatetime(v: string): boolean {
+  const m = FILTER_DATETIME_PARTS.exec(v)
+  if (!m) return false
+  const [, Y, Mo, D, h = '0', mi = '0', s = '0', oh = '0', om = '0'] = m
+  return +Y >= 1 && validDay(+Y, +Mo, +D) && +h <= 23 && +mi <= 59 && +s <= 59 && +oh <= 23 && +om <= 59
+}

@@ -4,6 +4,7 @@
  * A cursor whose position does not fit the ordering's type is refused as invalid.
  */
 import { LdsError } from '../../core/errors.js'
+import { isFilterDatetime } from '../../schemas/values.js'
 
 export interface Cursor { offset: number; reverse: boolean; position: string | null }
 
@@ -28,8 +29,10 @@ export function decodeCursor(text: string, kind: 'int' | 'datetime'): Cursor {
   if (!Number.isSafeInteger(offset) || offset < 0 || offset > 10_000) throw invalid()
   const position = q.get('p')
   if (position !== null) {
-    if (kind === 'int' && !/^-?\d+$/.test(position)) throw invalid()
-    if (kind === 'datetime' && (/^-?\d+$/.test(position) || Number.isNaN(Date.parse(position)))) throw invalid()
+    // The position is bound as a number (Int64) or parsed by ClickHouse: one it cannot take
+    // (beyond 2^53, an impossible date that Date.parse would roll over) is no cursor of ours.
+    if (kind === 'int' && (!/^-?\d+$/.test(position) || !Number.isSafeInteger(Number(position)))) throw invalid()
+    if (kind === 'datetime' && !isFilterDatetime(position)) throw invalid()
   }
   return { offset, reverse: q.get('r') === '1', position }
 }
