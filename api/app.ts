@@ -28,10 +28,10 @@ import { alertQueries } from './search/alert-queries.js'
 import { registerOpenApi } from './routes/openapi.js'
 import { registerWrites, writableResources } from './routes/writes.js'
 import { registerWebhookActions } from './routes/webhooks.js'
-import { openWebhookQueue } from '../schemas/events/webhook-queue.js'
+import { openWebhookQueue, type WebhookQueue } from '../schemas/events/webhook-queue.js'
 import { createWebhookEmitter } from '../schemas/events/webhook-emitter.js'
 import { compileReader } from './engine/list.js'
-import { openPublisher } from '../schemas/events/publisher.js'
+import { openPublisher, type Publisher } from '../schemas/events/publisher.js'
 import { installThrottles } from './plugins/throttle.js'
 import { memoryEvents, memoryUsage, redisEvents, redisUsage, type EventCounter } from './plugins/usage.js'
 import { createReadModel, type ReadModel } from './read-model/consumer.js'
@@ -40,7 +40,7 @@ import { createWatermarks, type Watermarks } from '../schemas/events/watermark-r
 import { createListCache } from './engine/list-cache.js'
 import { clickhouseSource, readModelSource } from './engine/source.js'
 import { refColumnsOf } from './read-model/refs.js'
-import { Redis } from 'ioredis'
+import type { Redis } from 'ioredis'
 import type { Registry } from '../core/registry.js'
 
 export interface AppDeps {
@@ -69,18 +69,31 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   })
   app.decorate('clock', clock)
   const readModel = deps.readModel ?? (deps.kafka && deps.registry ? createReadModel({ ...deps, kafka: deps.kafka, registry: deps.registry }) : null)
-  if (readModel && !deps.readModel) {
-    await readModel.start()
-    app.addHook('onClose', async () => { await readModel.stop() })
-  }
-  app.decorate('readModel', readModel)
   const watermarks = readModel && deps.kafka && deps.registry ? createWatermarks({ ...deps, kafka: deps.kafka, registry: deps.registry }) : null
-  if (watermarks) {
-    await watermarks.start()
-    app.addHook('onClose', async () => { await watermarks.stop() })
+  const writable = readModel && watermarks && deps.kafka && deps.registry ? new Set(writableResources(deps.catalogue).map((r) => r.name)) : undefined
+  // The Kafka side starts in parallel (each part waits on the broker and the registry, not on the
+  // others). The read model only has to open: the API serves while it catches up.
+  const kafkaDeps = { ...deps, kafka: deps.kafka!, registry: deps.registry! }
+  const started = await Promise.allSettled([
+    readModel && !deps.readModel ? readModel.start().then(() => readModel) : undefined,
+    watermarks?.start().then(() => watermarks),
+    writable ? openPublisher(kafkaDeps) : undefined,
+    writable ? openWebhookQueue(kafkaDeps) : undefined,
+  ] as const)
+  const failed = started.find((x) => x.status === 'rejected')
+  if (failed) {
+    for (const x of started) if (x.status === 'fulfilled' && x.value) await x.value.stop().catch(() => {})
+    throw (failed as PromiseRejectedResult).reason
   }
+  const [, , publisherStarted, queueStarted] = started.map((x) => (x as PromiseFulfilledResult<unknown>).value) as [unknown, unknown, Publisher | undefined, WebhookQueue | undefined]
+  if (readModel && !deps.readModel) app.addHook('onClose', async () => { await readModel.stop() })
+  app.decorate('readModel', readModel)
+  if (watermarks) app.addHook('onClose', async () => { await watermarks.stop() })
   app.decorate('watermarks', watermarks)
-  const redis = deps.cfg.redisUrl ? new Redis(deps.cfg.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2, connectTimeout: 3_000 }) : undefined
+  // Loaded only when configured: most deployments and every test run without Redis.
+  const redis: Redis | undefined = deps.cfg.redisUrl
+    ? new (await import('ioredis')).Redis(deps.cfg.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2, connectTimeout: 3_000 })
+    : undefined
   if (redis) app.addHook('onClose', async () => { redis.disconnect() })
   const usage = redis ? redisUsage(redis) : memoryUsage()
   installRequestLog(app)
@@ -102,12 +115,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     : undefined
   // Whole rows (details, list pages, related sets) from the read model; ClickHouse chooses list pages.
   const source = readModel ? readModelSource(readModel.store, refColumnsOf(deps.catalogue), clickhouseSource(deps.db, deps.catalogue), () => readModel.caughtUp(), deps.catalogue) : undefined
-  const writable = readModel && watermarks && deps.kafka && deps.registry ? new Set(writableResources(deps.catalogue).map((r) => r.name)) : undefined
   const searchEngine = createSearchEngine(deps.db)
   const routes = registerResourceRoutes(app, { ...deps, serializers, listCache, overlayDeps: OVERLAY_DEPENDENCIES, source, writable })
-  if (writable && readModel && watermarks) {
-    const publisher = await openPublisher({ ...deps, kafka: deps.kafka!, registry: deps.registry! })
-    const queue = await openWebhookQueue({ ...deps, kafka: deps.kafka!, registry: deps.registry! })
+  if (writable && readModel && watermarks && publisherStarted && queueStarted) {
+    const publisher = publisherStarted
+    const queue = queueStarted
     app.addHook('onClose', async () => { await publisher.stop(); await queue.stop() })
     const endpointsOf = (userId: number, eventType: number) => readModel.store.keysWhere('webhooks', 'user_id', userId)
       .map((k) => readModel.store.get('webhooks', k)!).filter((w) => w && Number(w.event_type) === eventType)

@@ -13,20 +13,10 @@ import { catalogue, type Catalogue } from '../schemas/catalogue/index.js'
 import { migrate } from '../schemas/migrate.js'
 import { registerEntitySchemas } from '../schemas/registry.js'
 import { ensureEntityTopics } from '../schemas/topics.js'
-import { startTableSink } from '../streams/table-sink.js'
-import { startCitationNetwork } from '../streams/citation-network.js'
 import { openPublisher } from '../schemas/events/publisher.js'
 import { openWebhookQueue } from '../schemas/events/webhook-queue.js'
-import { startWebhookDelivery } from '../streams/webhooks/delivery.js'
 import { createMailer, type Mailer } from '../connectors/mail.js'
 import { createRecordsGateway, type RecordsGateway } from '../connectors/records-gateway.js'
-import { startDocketAlertSender } from '../streams/alerts/docket-alerts.js'
-import { startArchiveFetcher } from '../streams/alerts/archive-fetch.js'
-import { startPrayerGranter } from '../streams/alerts/prayers.js'
-import { startScheduler } from '../streams/alerts/scheduler.js'
-import { startSearchIndexer } from '../streams/search/indexer.js'
-import { startPercolator } from '../streams/search/percolator.js'
-import { digestJobs } from '../streams/search/digests.js'
 
 export interface Runtime {
   cfg: Config; log: Logger; kafka: Kafka; registry: Registry; db: Db; catalogue: Catalogue; clock: Clock
@@ -70,6 +60,17 @@ export type ProcessorRole = (typeof PROCESSOR_ROLES)[number]
 
 /** Starts the given processors in this process; the returned list stops them in reverse order. */
 export async function startProcessors(rt: Runtime, roles: readonly ProcessorRole[] = PROCESSOR_ROLES): Promise<Stoppable[]> {
+  // Loaded here, not at the top: a process that runs only the API does not pay for their code.
+  const { startTableSink } = await import('../streams/table-sink.js')
+  const { startCitationNetwork } = await import('../streams/citation-network.js')
+  const { startWebhookDelivery } = await import('../streams/webhooks/delivery.js')
+  const { startDocketAlertSender } = await import('../streams/alerts/docket-alerts.js')
+  const { startArchiveFetcher } = await import('../streams/alerts/archive-fetch.js')
+  const { startPrayerGranter } = await import('../streams/alerts/prayers.js')
+  const { startScheduler } = await import('../streams/alerts/scheduler.js')
+  const { startSearchIndexer } = await import('../streams/search/indexer.js')
+  const { startPercolator } = await import('../streams/search/percolator.js')
+  const { digestJobs } = await import('../streams/search/digests.js')
   const started: Stoppable[] = []
   if (roles.includes('table-sink')) started.push(await startTableSink(rt))
   if (roles.includes('citation-network')) {

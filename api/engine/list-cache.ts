@@ -1,20 +1,23 @@
 /**
- * Cached list answers, as JSON text. An entry is keyed by the normalized request (version,
- * origin, path, sorted query, and who may see what: public, any user, or one user) and remembers
- * the epochs of the resources its answer was built from (the listed resource, those its objects
- * embed, those its filters join), as they were before the answer was computed; it is served only
- * while all those epochs are current, so no answer is older than what the table sink has applied. Least recently used entries go first
- * when the byte budget is spent.
+ * Cached list answers, as the bytes of their JSON (sent as they are: nothing is encoded per hit).
+ * An entry is keyed by the normalized request (version, origin, path, sorted query, and who may see
+ * what: public, any user, or one user) and remembers the epochs of the resources its answer was
+ * built from (the listed resource, those its objects embed, those its filters join), as they were
+ * before the answer was computed; it is served only while all those epochs are current. An epoch
+ * moves when the table sink applies more (the page's keys come from ClickHouse) and when the read
+ * model does (its rows come from there): an answer built while either lagged the other is replaced
+ * once the lagging one catches up. Least recently used entries go first when the byte budget is spent.
  */
 export interface Epochs { epoch(resource: string): number }
 
-interface Entry { json: string; deps: readonly string[]; epochs: number[] }
+interface Entry { body: Buffer; deps: readonly string[]; epochs: number[] }
 
 export interface ListCache {
-  get(key: string): string | undefined
+  get(key: string): Buffer | undefined
   /** The epochs of `deps` now: take them before the answer is computed, give them to `set`. */
   snapshot(deps: readonly string[]): number[]
-  set(key: string, deps: readonly string[], epochsBefore: number[], json: string): void
+  /** Stores the answer, unless an epoch moved since `epochsBefore` (the answer may mix old and new). */
+  set(key: string, deps: readonly string[], epochsBefore: number[], body: Buffer): void
   readonly stats: { hits: number; misses: number; bytes: number; entries: number }
 }
 
@@ -23,7 +26,7 @@ export function createListCache(epochs: Epochs, opts: { maxBytes?: number; maxEn
   const maxEntryBytes = opts.maxEntryBytes ?? 2 * 1024 * 1024
   const entries = new Map<string, Entry>()
   const stats = { hits: 0, misses: 0, bytes: 0, entries: 0 }
-  const drop = (key: string, e: Entry) => { entries.delete(key); stats.bytes -= e.json.length; stats.entries = entries.size }
+  const drop = (key: string, e: Entry) => { entries.delete(key); stats.bytes -= e.body.length; stats.entries = entries.size }
   return {
     stats,
     get(key) {
@@ -35,16 +38,17 @@ export function createListCache(epochs: Epochs, opts: { maxBytes?: number; maxEn
       entries.delete(key)
       entries.set(key, e) // most recently used last
       stats.hits++
-      return e.json
+      return e.body
     },
     snapshot: (deps) => deps.map((d) => epochs.epoch(d)),
-    set(key, deps, epochsBefore, json) {
-      if (json.length > maxEntryBytes) return
+    set(key, deps, epochsBefore, body) {
+      if (body.length > maxEntryBytes) return
       const old = entries.get(key)
       if (old) drop(key, old)
-      // Epochs from before the query: if the sink applied more meanwhile, the entry is already stale.
-      entries.set(key, { json, deps, epochs: epochsBefore })
-      stats.bytes += json.length
+      // Built across a change: it would be served as of the old epochs with part of the new data.
+      for (let i = 0; i < deps.length; i++) if (epochs.epoch(deps[i]) !== epochsBefore[i]) return
+      entries.set(key, { body, deps, epochs: epochsBefore })
+      stats.bytes += body.length
       for (const [k, e] of entries) {
         if (stats.bytes <= maxBytes) break
         drop(k, e)
@@ -54,8 +58,11 @@ export function createListCache(epochs: Epochs, opts: { maxBytes?: number; maxEn
   }
 }
 
-/** The cache key of a list request: query parameters sorted so that their order does not matter. */
-export function listKey(parts: { version: string; origin: string; path: string; params: Map<string, string[]>; viewer: string }): string {
-  const q = [...parts.params].flatMap(([k, vs]) => vs.map((v) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)).sort().join('&')
-  return `${parts.version}|${parts.viewer}|${parts.origin}${parts.path}?${q}`
+/**
+ * The cache key of a list request: the URL as sent (parsing and sorting its query would cost a hit
+ * more than the rare miss of the same parameters in another order), the origin its absolute URLs
+ * use, and who is asking.
+ */
+export function listKey(parts: { version: string; origin: string; url: string; viewer: string }): string {
+  return `${parts.version}|${parts.viewer}|${parts.origin}${parts.url}`
 }

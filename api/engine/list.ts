@@ -19,6 +19,8 @@ export const MAX_PAGES = 100
 export const DEFAULT_PAGE_SIZE = 20
 /** The reference sets no cap on page_size; one request should still not read a whole table. */
 export const MAX_PAGE_SIZE = 1_000
+/** The column a page query carries its total in (not a catalogue name: those have no leading underscores). */
+const TOTAL = '__total'
 
 export interface ListRequest { params: Map<string, string[]>; url: URL }
 
@@ -84,7 +86,7 @@ export function compileReader(cat: Catalogue, r: ResourceDef, serializer: Serial
 
   /** …and read whole from the row source (the read model), in the page's order. */
   async function rowsOf(picked: Row[], ctx: RequestContext): Promise<Row[]> {
-    const rows = await sourceOf(ctx).byKeys(r, picked.map((p) => p[r.key]))
+    const rows = await sourceOf(ctx).byKeys(r, picked.map((p) => p[r.key]), { listed: true })
     const byKey = new Map(rows.map((row) => [String(row[r.key]), row]))
     return picked.map((p) => byKey.get(String(p[r.key]))).filter((x): x is Row => x !== undefined)
   }
@@ -105,20 +107,35 @@ export function compileReader(cat: Catalogue, r: ResourceDef, serializer: Serial
   }
 
   async function pageMode(req: ListRequest, ctx: RequestContext, where: Sql, o: Ordering) {
-    const total = await count(where, ctx)
     const size = pageSizeOf(req)
-    const lastPage = Math.max(1, Math.ceil(total / size))
     const raw = first(req.params, 'page')
     let page = 1
-    if (raw !== undefined && raw !== '') {
-      if (raw === 'last') page = lastPage
-      else if (/^\d+$/.test(raw)) page = Number(raw)
+    const last = raw === 'last'
+    if (raw !== undefined && raw !== '' && !last) {
+      if (/^\d+$/.test(raw)) page = Number(raw)
       else throw new LdsError('LDS_ERR_INVALID_PAGE', { detail: 'Invalid page: That page number is not an integer' })
     }
-    if (page > MAX_PAGES) throw new LdsError('LDS_ERR_INVALID_PAGE', { detail: 'Invalid page: Deep API pagination is not allowed. Please review API documentation.' })
-    if (page < 1 || (page > lastPage)) throw new LdsError('LDS_ERR_INVALID_PAGE', { detail: 'Invalid page.' })
-    const picked = await ctx.db.query<Row>(sql`SELECT ${pageColumns(o)} FROM ${tableRef(ctx, r)} FINAL ${where}
-      ORDER BY ${orderSql(o)} LIMIT ${size} OFFSET ${(page - 1) * size}`)
+    const deep = () => new LdsError('LDS_ERR_INVALID_PAGE', { detail: 'Invalid page: Deep API pagination is not allowed. Please review API documentation.' })
+    const invalid = () => new LdsError('LDS_ERR_INVALID_PAGE', { detail: 'Invalid page.' })
+    if (!last && page > MAX_PAGES) throw deep()
+    if (!last && page < 1) throw invalid()
+    const pageQuery = (n: number, withTotal: boolean) => ctx.db.query<Row>(sql`SELECT ${pageColumns(o)}${withTotal ? sql`, count() OVER () AS ${ident(TOTAL)}` : sql``}
+      FROM ${tableRef(ctx, r)} FINAL ${where} ORDER BY ${orderSql(o)} LIMIT ${size} OFFSET ${(n - 1) * size}`)
+    let total: number
+    let picked: Row[]
+    if (last) {
+      total = await count(where, ctx)
+      page = Math.max(1, Math.ceil(total / size))
+      if (page > MAX_PAGES) throw deep()
+      picked = await pageQuery(page, false)
+    } else {
+      // One query for the page and the count (a window over the matching rows, read once); only a
+      // page past the end, which returns no row to carry the count, needs a second.
+      picked = await pageQuery(page, true)
+      total = picked.length ? Number(picked[0][TOTAL]) : await count(where, ctx)
+      if (page > Math.max(1, Math.ceil(total / size))) throw invalid()
+    }
+    const lastPage = Math.max(1, Math.ceil(total / size))
     const rows = await rowsOf(picked, ctx)
     const hasNext = page < lastPage && page < MAX_PAGES
     return {
@@ -209,7 +226,7 @@ export function compileReader(cat: Catalogue, r: ResourceDef, serializer: Serial
     },
     async detail(id, req, ctx) {
       if (r.keyKind === 'int' && !/^\d+$/.test(id)) throw new LdsError('LDS_ERR_NOT_FOUND')
-      const [row] = await sourceOf(ctx).byKeys(r, [r.keyKind === 'int' ? Number(id) : id], { point: true })
+      const [row] = await sourceOf(ctx).byKeys(r, [r.keyKind === 'int' ? Number(id) : id])
       if (!row && r.redirections && /^\d+$/.test(id)) await redirect(Number(id), req, ctx)
       if (!row || !visible(row, ctx)) throw new LdsError('LDS_ERR_NOT_FOUND', { detail: `No ${r.model} matches the given query.` })
       const [obj] = await render([row], req, ctx)

@@ -1,15 +1,16 @@
 /**
  * Builds response objects from stored rows, compiled once per resource at boot into a list
- * of field steps. Related data (reverse links, nested objects, embedded foreign keys) is
- * fetched in one query per field for all rows of the response.
+ * of field steps. Related data (reverse links, nested objects, embedded foreign keys) is read
+ * from the context's row source (the read model: no query; ClickHouse without one: one query per
+ * field for all rows of the response).
  */
 import type { FieldDef, ResourceDef } from '../../schemas/define.js'
 import { columnOf } from '../../schemas/define.js'
 import { keyed } from '../../schemas/kinds.js'
 import { holdsStringKey } from '../../schemas/columns.js'
 import type { Catalogue } from '../../schemas/catalogue/index.js'
-import { detailUrl, type RequestContext } from './context.js'
-import { fetchByColumn, fetchByKeys, type Row } from './fetch.js'
+import { detailUrl, sourceOf, type RequestContext } from './context.js'
+import type { Row } from './fetch.js'
 
 export type Serializer = (rows: Row[], ctx: RequestContext, depth?: number) => Promise<Record<string, unknown>[]>
 /** Adjusts serialized objects of one resource with data kept outside its table (derived by processors). */
@@ -32,21 +33,26 @@ const keepOnly = (obj: unknown, only: readonly string[] | undefined) => {
 export function compileSerializer(cat: Catalogue, r: ResourceDef, registry: Map<string, Serializer>, overlay?: Overlay): Serializer {
   const steps = Object.entries(r.fields).filter(([, d]) => !d.hidden && !d.writeOnly)
   const key = r.key
-  const renderers = new Map(steps.map(([name, d]) => [name, compileRender(cat, r, name, d)]))
+  const renderers = steps.map(([name, d]) => [name, compileRender(cat, r, name, d)] as const)
+  // Only these fields read other rows; the rest render from the row alone.
+  const relatedSteps = steps.filter(([, d]) => d.kind === 'reverse' || d.kind === 'nested' || (d.kind === 'fk' && d.embed))
   return async (rows, ctx, depth = 0) => {
-    // One fetch per related field, for all rows at once.
+    if (rows.length === 0) return []
+    // One read per related field, for all rows at once.
     const related = new Map<string, Map<unknown, unknown>>()
-    await Promise.all(steps.map(async ([name, d]) => {
-      if (d.kind === 'reverse') related.set(name, await loadReverse(ctx, cat, d, rows.map((x) => x[key])))
-      else if (d.kind === 'nested' && depth < MAX_EMBED_DEPTH) related.set(name, await loadNested(ctx, cat, d, rows.map((x) => x[key]), registry, depth))
-      else if (d.kind === 'fk' && d.embed && depth < MAX_EMBED_DEPTH) related.set(name, await loadEmbedded(ctx, cat, d, rows.map((x) => x[columnOf(name, d)]), registry, depth))
-    }))
+    if (relatedSteps.length) {
+      await Promise.all(relatedSteps.map(async ([name, d]) => {
+        if (d.kind === 'reverse') related.set(name, await loadReverse(ctx, cat, d, rows.map((x) => x[key])))
+        else if (d.kind === 'nested' && depth < MAX_EMBED_DEPTH) related.set(name, await loadNested(ctx, cat, d, rows.map((x) => x[key]), registry, depth))
+        else if (d.kind === 'fk' && d.embed && depth < MAX_EMBED_DEPTH) related.set(name, await loadEmbedded(ctx, cat, d, rows.map((x) => x[columnOf(name, d)]), registry, depth))
+      }))
+    }
     const objs = rows.map((row) => {
       const out: Record<string, unknown> = {}
-      for (const [name] of steps) out[name] = renderers.get(name)!(ctx, row, related.get(name))
+      for (const [name, render] of renderers) out[name] = render(ctx, row, related.get(name))
       return out
     })
-    if (overlay && objs.length) await overlay(objs, rows, ctx)
+    if (overlay) await overlay(objs, rows, ctx)
     return objs
   }
 }
@@ -92,7 +98,7 @@ function compileRender(cat: Catalogue, r: ResourceDef, name: string, d: FieldDef
 async function loadReverse(ctx: RequestContext, cat: Catalogue, d: FieldDef, keys: unknown[]): Promise<Map<unknown, unknown>> {
   const from = cat.get(d.from ?? d.target!)
   const pick = d.pick ?? from.key
-  const rows = await fetchByColumn(ctx, from, d.via!, keys, [d.via!, pick])
+  const rows = await sourceOf(ctx).byColumn(from, d.via!, keys, { columns: [d.via!, pick] })
   const out = new Map<unknown, unknown[]>()
   const seg = urlName(cat, d.target!)
   for (const row of rows) {
@@ -105,7 +111,7 @@ async function loadReverse(ctx: RequestContext, cat: Catalogue, d: FieldDef, key
 
 async function loadNested(ctx: RequestContext, cat: Catalogue, d: FieldDef, keys: unknown[], registry: Map<string, Serializer>, depth: number) {
   const target = cat.get(d.target!)
-  const rows = await fetchByColumn(ctx, target, d.via!, keys)
+  const rows = await sourceOf(ctx).byColumn(target, d.via!, keys)
   const objs = await registry.get(target.name)!(rows, ctx, depth + 1)
   const out = new Map<unknown, unknown[]>()
   rows.forEach((row, i) => {
@@ -119,7 +125,8 @@ async function loadNested(ctx: RequestContext, cat: Catalogue, d: FieldDef, keys
 async function loadEmbedded(ctx: RequestContext, cat: Catalogue, d: FieldDef, ids: unknown[], registry: Map<string, Serializer>, depth: number) {
   const target = cat.get(d.target!)
   const unique = [...new Set(ids.filter((x) => x !== null && x !== undefined))]
-  const rows = await fetchByKeys(ctx, target, unique)
+  if (unique.length === 0) return new Map<unknown, unknown>()
+  const rows = await sourceOf(ctx).byKeys(target, unique)
   const objs = await registry.get(target.name)!(rows, ctx, depth + 1)
   return new Map<unknown, unknown>(rows.map((row, i) => [row[target.key], objs[i]]))
 }

@@ -2,12 +2,14 @@
  * Where rows come from when a response is built: by key (a detail, the rows of a list page, an
  * embedded object) and by a column's values (the children a reverse or nested field lists).
  *  - clickhouseSource: the tables, FINAL (one query per related field per response);
- *  - readModelSource: the API's LMDB read model, no query at all; rows it does not hold (yet) are
- *    asked of a fallback source, so a list page never loses a row the read model lags behind on.
+ *  - readModelSource: the API's LMDB read model, no query at all. Once it has caught up, a key it does
+ *    not hold does not exist (as far as the pipeline has got), except on a list page, whose keys
+ *    ClickHouse chose: those are asked of the fallback source, so a page never loses a row the read
+ *    model lags behind on. Before it has caught up, every miss is asked of the fallback.
  * Rows are in storage form either way (stored columns by name); callers match them by key.
  */
-import { sql, ident, join } from '../../core/sql.js'
-import type { Db } from '../../core/clickhouse.js'
+import { sql, ident, join, type Sql } from '../../core/sql.js'
+import { INLINE_KEYS, type Db } from '../../core/clickhouse.js'
 import type { ResourceDef } from '../../schemas/define.js'
 import type { Catalogue } from '../../schemas/catalogue/index.js'
 import type { ReadStore } from '../read-model/store.js'
@@ -15,25 +17,32 @@ import type { ReadStore } from '../read-model/store.js'
 export type Row = Record<string, unknown>
 
 export interface RowSource {
-  /** `point`: a detail read, which a caught-up read model answers alone (a miss is a 404, not a query). */
-  byKeys(r: ResourceDef, keys: readonly unknown[], opts?: { point?: boolean }): Promise<Row[]>
-  /** Rows of `r` whose `column` holds one of `values`, in key order. */
-  byColumn(r: ResourceDef, column: string, values: readonly unknown[]): Promise<Row[]>
+  /** `listed`: keys a ClickHouse query chose (a list page's rows), which exist even where the read model lags. */
+  byKeys(r: ResourceDef, keys: readonly unknown[], opts?: { listed?: boolean }): Promise<Row[]>
+  /**
+   * Rows of `r` whose `column` holds one of `values`, in key order. `columns`: the only columns the
+   * caller reads (a reverse link needs the key alone, which the read model has without reading rows).
+   */
+  byColumn(r: ResourceDef, column: string, values: readonly unknown[], opts?: { columns?: readonly string[] }): Promise<Row[]>
 }
 
 export function clickhouseSource(db: Db, cat: Catalogue): RowSource {
   const columns = (r: ResourceDef) => join(cat.columns(r).map(([c]) => sql`${ident(c)}`), ', ')
   const table = (r: ResourceDef) => sql`${ident(db.database)}.${ident(r.table)}`
+  // A small set inline in the query; a large one through a temporary table (core/clickhouse.ts).
+  const withKeys = (values: readonly unknown[], type: string, build: (keys: Sql | unknown[]) => Sql) =>
+    (values.length <= INLINE_KEYS ? db.query<Row>(build([...values])) : db.withKeys<Row>(values, type, build))
   return {
     async byKeys(r, keys) {
       if (keys.length === 0) return []
       const typed = r.keyKind === 'int' ? keys.map(Number) : keys.map(String)
-      return db.withKeys<Row>(typed, r.keyKind === 'int' ? 'Int64' : 'String', (k) => sql`SELECT ${columns(r)} FROM ${table(r)} FINAL WHERE ${ident(r.key)} IN ${k}`)
+      return withKeys(typed, r.keyKind === 'int' ? 'Int64' : 'String', (k) => sql`SELECT ${columns(r)} FROM ${table(r)} FINAL WHERE ${ident(r.key)} IN ${k}`)
     },
-    async byColumn(r, column, values) {
+    async byColumn(r, column, values, opts = {}) {
       if (values.length === 0) return []
       const typed = values.every((v) => typeof v === 'number') ? 'Int64' : 'String'
-      return db.withKeys<Row>(values, typed, (k) => sql`SELECT ${columns(r)} FROM ${table(r)} FINAL WHERE ${ident(column)} IN ${k} ORDER BY ${ident(r.key)}`)
+      const cols = opts.columns ? join(opts.columns.map((c) => sql`${ident(c)}`), ', ') : columns(r)
+      return withKeys(values, typed, (k) => sql`SELECT ${cols} FROM ${table(r)} FINAL WHERE ${ident(column)} IN ${k} ORDER BY ${ident(r.key)}`)
     },
   }
 }
@@ -50,14 +59,17 @@ export function readModelSource(store: ReadStore, indexed: ReadonlyMap<string, r
         if (row) out.push(row)
         else missing.push(k)
       }
-      if (missing.length && !(opts.point && caughtUp())) out.push(...await fallback.byKeys(r, missing))
+      if (missing.length && (opts.listed || !caughtUp())) out.push(...await fallback.byKeys(r, missing))
       return out
     },
-    async byColumn(r, column, values) {
-      if (!indexed.get(storage(r))?.includes(column)) return fallback.byColumn(r, column, values)
+    async byColumn(r, column, values, opts = {}) {
+      if (!indexed.get(storage(r))?.includes(column)) return fallback.byColumn(r, column, values, opts)
+      // The index holds (column value → keys): when those are all the caller reads, no row is decoded.
+      const keysOnly = !!opts.columns && opts.columns.every((c) => c === r.key || c === column)
       const out: Row[] = []
       for (const v of values) {
         for (const k of store.keysWhere(storage(r), column, v)) {
+          if (keysOnly) { out.push({ [r.key]: k, [column]: v }); continue }
           const row = store.get(storage(r), k)
           if (row) out.push(row)
         }

@@ -29,6 +29,8 @@ export interface ReadModel {
   caughtUp(): boolean
 }
 
+const FETCH_WAIT_MS = 1_000
+
 export interface ReadModelDeps { cfg: Config; kafka: Kafka; registry: Registry; catalogue: Catalogue; log: Logger }
 
 /** Where a deployment's store lives: one per data folder, topic prefix and database. */
@@ -56,19 +58,27 @@ export function createReadModel(deps: ReadModelDeps, opts: { path?: string } = {
       const admin = deps.kafka.admin()
       await admin.connect()
       try {
-        targets = []
-        for (const r of cat.stored) {
+        const ends = await Promise.all(cat.stored.map(async (r) => {
           const topic = entityTopic(cfg, r)
-          for (const p of await retryRetriable(() => admin.fetchTopicOffsets(topic))) targets.push({ topic, partition: p.partition, offset: BigInt(p.high) })
-        }
+          return (await retryRetriable(() => admin.fetchTopicOffsets(topic))).map((p) => ({ topic, partition: p.partition, offset: BigInt(p.high) }))
+        }))
+        targets = ends.flat()
       } finally { await admin.disconnect() }
       consumer = deps.kafka.consumer({
         groupId: `${cfg.topicPrefix}read-model.${store.storeId}`, partitionAssigners: [CoPartitionedAssigner],
-        sessionTimeout: 30_000, heartbeatInterval: 3_000, maxWaitTimeInMs: 50, maxBytesPerPartition: 8 * 1024 * 1024,
+        sessionTimeout: 30_000, heartbeatInterval: 3_000,
+        // The broker answers a fetch as soon as any partition has data, so a long wait costs no
+        // latency; it only stops an idle API from polling ~240 partitions many times a second.
+        maxWaitTimeInMs: FETCH_WAIT_MS,
+        // Small fetches while catching up: what a fetch returns is decoded and held at once.
+        maxBytesPerPartition: 1024 * 1024, maxBytes: 4 * 1024 * 1024,
       })
       await consumer.connect()
       await subscribeAll(consumer, cat.stored.map((r) => entityTopic(cfg, r)))
-      await consumer.run({
+      // Not awaited: joining the group can take a rebalance (seconds, more after a crash), and the
+      // API serves from the store meanwhile; details of keys it lacks are read from ClickHouse.
+      const c = consumer
+      void c.run({
         autoCommit: false,
         eachBatchAutoResolve: false,
         partitionsConsumedConcurrently: 2,
@@ -84,12 +94,12 @@ export function createReadModel(deps: ReadModelDeps, opts: { path?: string } = {
           const next = (BigInt(batch.lastOffset()) + 1n).toString()
           await store.apply(events, [{ topic: batch.topic, partition: batch.partition, offset: next }])
           resolveOffset(batch.lastOffset())
-          await consumer!.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: next }])
+          await c.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: next }])
           wake()
           await heartbeat()
         },
-      })
-      log.info({ path: opts.path ?? readModelPath(cfg) }, 'read model consuming')
+      }).then(() => log.info({ path: opts.path ?? readModelPath(cfg) }, 'read model consuming'),
+        (err) => log.error({ err: (err as Error).message }, 'the read model consumer did not start'))
     },
     async stop() {
       await consumer?.disconnect()

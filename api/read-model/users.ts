@@ -23,11 +23,29 @@ const toUser = (row: Record<string, unknown> | undefined): ApiUser | null => (ro
 /** Successful password checks kept this long, keyed by the credentials and the stored hash. */
 const VERIFIED_TTL_MS = 5 * 60_000
 
+/** Tokens whose user is kept decoded; the whole map is dropped whenever the users change. */
+const TOKEN_CACHE_SIZE = 10_000
+
 export function createUserDirectory(store: ReadStore): UserDirectory {
   const first = (column: string, value: string) => { const [id] = store.keysWhere('users', column, value); return id === undefined ? undefined : store.get('users', id) }
   const verified = new Map<string, number>()
+  // token hash → user: saves an index read and a row decode per request. Any change to the users
+  // (whichever process of the host applied it) moves the store's epoch and empties it.
+  const byHash = new Map<string, ApiUser | null>()
+  let usersEpoch = -1
   return {
-    byToken: (token) => toUser(first('token_hash', hashToken(token))),
+    byToken(token) {
+      const epoch = store.epoch('users')
+      if (epoch !== usersEpoch) { byHash.clear(); usersEpoch = epoch }
+      const hash = hashToken(token)
+      let user = byHash.get(hash)
+      if (user === undefined) {
+        user = toUser(first('token_hash', hash))
+        if (byHash.size >= TOKEN_CACHE_SIZE) byHash.delete(byHash.keys().next().value!)
+        byHash.set(hash, user)
+      }
+      return user
+    },
     byId: (id) => toUser(store.get('users', id)),
     async byPassword(username, password) {
       const row = first('username', username)

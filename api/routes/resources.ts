@@ -21,6 +21,11 @@ import { notAuthenticated } from '../plugins/auth.js'
 export const VERSIONS = ['v4', 'v3'] as const
 
 export function queryParams(req: FastifyRequest): ListRequest {
+  // Most detail requests have no query: no URL to parse (it is built if something asks for it).
+  if (!req.url.includes('?')) {
+    let url: URL | undefined
+    return { params: new Map(), get url() { return (url ??= new URL(req.url, requestOrigin(req))) } }
+  }
   const url = new URL(req.url, requestOrigin(req))
   const params = new Map<string, string[]>()
   for (const [k, v] of url.searchParams) {
@@ -54,31 +59,38 @@ export function registerResourceRoutes(app: FastifyInstance, deps: {
     readers.set(r.name, reader)
     const describe = compileDescription(cat, r)
     const baseDeps = serializedFrom(cat, r, deps.overlayDeps)
-    /** A list answer as JSON text, from the cache while nothing it was built from has changed. */
+    /** A list answer as JSON bytes, from the cache while nothing it was built from has changed. */
     const cachedList = async (req: FastifyRequest, reply: FastifyReply, ctx: RequestContext) => {
-      const lr = queryParams(req)
-      if (!listCache) return reader.list(lr, ctx)
-      const key = listKey({ version: ctx.version, origin: ctx.origin, path: lr.url.pathname, params: lr.params, viewer: viewerOf(r, req) })
+      if (!listCache) return reader.list(queryParams(req), ctx)
+      const key = listKey({ version: ctx.version, origin: ctx.origin, url: req.url, viewer: viewerOf(r, req) })
       const hit = listCache.get(key)
       reply.type('application/json; charset=utf-8')
-      if (hit !== undefined) return hit
+      // Other renderings (XML, indented, HTML) re-render pre-serialized JSON given as text.
+      const out = (body: Buffer) => (req.format === 'json' && req.jsonIndent == null ? body : body.toString())
+      if (hit !== undefined) return out(hit)
+      const lr = queryParams(req)
       const depsOf = [...new Set([...baseDeps, ...filteredThrough(cat, r, lr.params.keys())])]
       const before = listCache.snapshot(depsOf)
-      const json = JSON.stringify(await reader.list(lr, ctx))
-      listCache.set(key, depsOf, before, json)
-      return json
+      const body = Buffer.from(JSON.stringify(await reader.list(lr, ctx)))
+      listCache.set(key, depsOf, before, body)
+      return out(body)
     }
     for (const version of VERSIONS) {
       const ctxOf = (req: FastifyRequest): RequestContext => contextOf(req, version)
       const base = `/api/rest/${version}/${r.path ?? r.name}/`
       const config = { resource: r.name, auth: r.access === 'authenticated' || r.access === 'owner' ? 'required' as const : 'public' as const, throttle: r.throttle }
       app.get(base, { config: { ...config, describe: () => describe('List') } }, async (req, reply) => cachedList(req, reply, ctxOf(req)))
-      // The detail is serialized by fast-json-stringify from the catalogue's JSON Schema (compiled at
-      // boot). Partial: `fields`/`omit` may leave keys out.
-      const detailSchema = resourceSchema(cat, r, { version, partial: true })
-      app.get(`${base}:id/`, { config: { ...config, describe: () => describe('Instance') }, schema: { response: { 200: detailSchema } } }, async (req) => {
+      // The detail is serialized by fast-json-stringify from the catalogue's JSON Schema, compiled by
+      // Fastify on the route's first plain-JSON answer (not at boot: ~120 routes would delay every
+      // start). Partial: `fields`/`omit` may leave keys out. Other renderings take the object.
+      let detailSchema: ReturnType<typeof resourceSchema> | undefined
+      app.get(`${base}:id/`, { config: { ...config, describe: () => describe('Instance') } }, async (req, reply) => {
         const { id } = req.params as { id: string }
-        return reader.detail(id, queryParams(req), ctxOf(req))
+        const obj = await reader.detail(id, queryParams(req), ctxOf(req))
+        if (req.format !== 'json' || req.jsonIndent != null) return obj
+        detailSchema ??= resourceSchema(cat, r, { version, partial: true })
+        reply.type('application/json; charset=utf-8')
+        return reply.serializeInput(obj, detailSchema as Record<string, unknown>)
       })
       app.options(base, { config: { resource: r.name } }, async () => describe('List'))
       app.options(`${base}:id/`, { config: { resource: r.name } }, async () => describe('Instance'))

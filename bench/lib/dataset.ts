@@ -11,6 +11,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node
 import path from 'node:path'
 import { sql, ident } from '../../core/sql.js'
 import { createDb } from '../../core/clickhouse.js'
+import { forgetRegisteredSchemas } from '../../schemas/registry.js'
 import { prepare, startProcessors, type Runtime, type Stoppable, type ProcessorRole } from '../../bin/runtime.js'
 import { waitForCatchUp } from '../../bin/catch-up.js'
 import { ingestSample } from '../../connectors/drivers/sample.js'
@@ -97,6 +98,7 @@ export async function resetData(rt: Runtime, log: (m: string) => void): Promise<
     }
   }
   if (deleted) log(`deleted ${deleted} registry subjects ${prefix}*`)
+  forgetRegisteredSchemas(rt.registry)
   const root = createDb(rt.cfg, { useDatabase: false })
   try { await root.command(sql`DROP DATABASE IF EXISTS ${ident(rt.cfg.clickhouseDatabase)}`) } finally { await root.close() }
   const store = readModelPath(rt.cfg)

@@ -12,7 +12,7 @@ import type { Config } from '../../core/config.js'
 import type { Logger } from '../../core/logger.js'
 import type { Registry } from '../../core/registry.js'
 import { ensureTopics, compactedTopic, subscribeAll } from '../../core/kafka.js'
-import { watermarkTopic, resourceOfTopic, createTopicCodec, WATERMARK, PROCESSORS, type Watermark } from '../../schemas/events/index.js'
+import { watermarkTopic, resourceOfTopic, createTopicCodec, WATERMARK, PROCESSORS, type Watermark } from './index.js'
 
 export interface Watermarks {
   start(): Promise<void>
@@ -39,7 +39,9 @@ export function createWatermarks(deps: { cfg: Config; kafka: Kafka; registry: Re
       const admin = deps.kafka.admin()
       await admin.connect()
       try { await ensureTopics(admin, [compactedTopic(topic, 1)]) } finally { await admin.disconnect() }
-      consumer = deps.kafka.consumer({ groupId: `${cfg.topicPrefix}watermarks.${randomUUID()}`, maxWaitTimeInMs: 20, sessionTimeout: 30_000, heartbeatInterval: 3_000 })
+      // The broker answers a fetch as soon as a watermark arrives: a long wait adds no latency, and
+      // keeps an idle API from polling fifty times a second.
+      consumer = deps.kafka.consumer({ groupId: `${cfg.topicPrefix}watermarks.${randomUUID()}`, maxWaitTimeInMs: 1_000, sessionTimeout: 30_000, heartbeatInterval: 3_000 })
       await consumer.connect()
       await subscribeAll(consumer, [topic])
       await consumer.run({

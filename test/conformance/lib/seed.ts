@@ -31,7 +31,8 @@ export const UNTHROTTLED = {
 /** A value for one column, from its kind, choices and limits alone. */
 export function valueFor(cat: Catalogue, r: ResourceDef, c: ColumnSpec): unknown {
   const d = r.fields[c.field]
-  const first = d.choices?.[0]?.value
+  // Where only the filter lists choices (clusters.source), a value it accepts.
+  const first = (d.choices ?? r.filters[c.field]?.choices)?.[0]?.value
   switch (c.kind) {
     case 'fk': return keyOf(cat.get(d.target!), 1)
     case 'm2m': return [keyOf(cat.get(d.target!), 1)]
