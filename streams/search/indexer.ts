@@ -25,6 +25,7 @@ import { entityTopic, dlqTopic, groupId, createDecoder, validateEntityEvent, cre
 import { createWatermarks, type Watermarks } from '../../schemas/events/watermark-reader.js'
 import { SEARCH_RESULTS } from '../../schemas/internal/search.js'
 import { SEARCH_TYPES, analyzeDocument, searchTables, toIndexRows, type SearchType, type AnalyzedDoc } from '../../domain/search/index.js'
+import { refreshSql } from '../../domain/search/to-sql.js'
 import { startStream, type StreamDef, type Incoming } from '../runner.js'
 import { createDocumentSource, SEARCH_SOURCES, type Built, type Row } from './documents.js'
 
@@ -53,6 +54,7 @@ export async function startSearchIndexer(deps: IndexerDeps, onIndexed?: (docs: I
   const resources = [...new Set(Object.values(SEARCH_SOURCES).flat())].filter((r) => cat.has(r))
   const byTopic = new Map(resources.map((r) => [entityTopic(cfg, r), r]))
   const table = (name: string) => sql`${ident(db.database)}.${ident(name)}`
+  const live = liveVersionReloader(db, log)
 
   /** Waits until the table sink has applied every message of the batch. */
   async function sinkCaughtUp(changes: Change[]): Promise<void> {
@@ -126,6 +128,7 @@ export async function startSearchIndexer(deps: IndexerDeps, onIndexed?: (docs: I
         }
         await db.insert(searchTables(type).ingest, indexRows)
         await db.insert(SEARCH_RESULTS, results)
+        live.changed(type)
         documents += chunk.length
       }
     }
@@ -148,6 +151,37 @@ export async function startSearchIndexer(deps: IndexerDeps, onIndexed?: (docs: I
   const stream = await startStream(def, deps)
   return {
     consumer: stream.consumer,
-    async stop() { await stream.stop(); if (ownWatermarks) await watermarks.stop() },
+    async stop() { await stream.stop(); await live.stop(); if (ownWatermarks) await watermarks.stop() },
+  }
+}
+
+/**
+ * Text queries count a posting only at its document's current version, which they read from the
+ * type's live-version dictionary (domain/search/to-sql.ts). The dictionary's LIFETIME is not
+ * enough: the embedded server (chDB) runs no periodic dictionary updates, and a server that does
+ * would wait up to its lifetime. So the indexer reloads it after its inserts, in the background and
+ * coalesced: at most one reload per type runs, and changes made meanwhile are covered by one more.
+ * A change becomes searchable one reload after its insert (milliseconds at sample sizes, about a
+ * second at a million documents); a catch-up of many batches costs few reloads, not one per batch.
+ */
+function liveVersionReloader(db: Db, log: Logger) {
+  const dirty = new Set<SearchType>()
+  const running = new Map<SearchType, Promise<void>>()
+  const reload = async (type: SearchType) => {
+    while (dirty.has(type)) {
+      dirty.delete(type)
+      try { await db.command(refreshSql(type, { database: db.database })) } catch (err) {
+        log.warn({ type, err: (err as Error).message }, 'search index: reloading current versions failed; retrying on the next change')
+        return
+      }
+    }
+  }
+  return {
+    changed(type: SearchType) {
+      dirty.add(type)
+      if (running.has(type)) return
+      running.set(type, reload(type).finally(() => running.delete(type)))
+    },
+    async stop() { await Promise.all(running.values()) },
   }
 }

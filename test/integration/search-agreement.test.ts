@@ -12,7 +12,7 @@ import { parseQuery } from '../../domain/search/parse.js'
 import { compileMatcher } from '../../domain/search/matcher.js'
 import { analyzeDocument, type AnalyzedDoc, type SearchDocument } from '../../domain/search/document.js'
 import { scoreDocument } from '../../domain/search/bm25.js'
-import { searchTableDdl, searchTables, indexColumns, toIndexRows, searchSql, countSql, statsSql, expansionSql, type SearchStats } from '../../domain/search/to-sql.js'
+import { searchTableDdl, searchTables, indexColumns, toIndexRows, searchSql, countSql, statsSql, expansionSql, refreshSql, type SearchStats } from '../../domain/search/to-sql.js'
 
 const cfg = loadConfig()
 const DB = `t_search_agree_${process.pid}_${Date.now().toString(36)}`
@@ -75,8 +75,10 @@ t.test('the matcher and ClickHouse return the same documents, counts and scores'
   // version 1 of 120 documents, then 30 replaced (version 2, inserted twice) and 15 deleted (version 3), in separate inserts
   const current = new Map<number, AnalyzedDoc>()
   const columns = indexColumns('o')
-  const insert = async (docs: { doc: AnalyzedDoc; version: number; deleted?: boolean }[]) =>
-    db.insertCompact(searchTables('o').ingest, columns, docs.map(({ doc, version, deleted }) => { const row = toIndexRows('o', doc, version, deleted)[0]; return columns.map((c) => row[c]) }))
+  const insert = async (docs: { doc: AnalyzedDoc; version: number; deleted?: boolean }[]) => {
+    await db.insertCompact(searchTables('o').ingest, columns, docs.map(({ doc, version, deleted }) => { const row = toIndexRows('o', doc, version, deleted)[0]; return columns.map((c) => row[c]) }))
+    await db.command(refreshSql('o', { database: DB })) // visible to text queries now, not within the dictionary's lifetime
+  }
   const v1 = Array.from({ length: 120 }, (_, i) => analyzeDocument('o', randomDoc(i + 1)))
   await insert(v1.map((doc) => ({ doc, version: 1 })))
   v1.forEach((d) => current.set(d.id, d))

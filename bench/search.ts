@@ -1,0 +1,349 @@
+/**
+ * Search at scale: ClickHouse through domain/search/to-sql.ts against PostgreSQL 15 full-text
+ * search over the same documents, in one run.
+ *
+ *   npx tsx bench/search.ts [--docs 1000000 | --quick] [--queries 40] [--reps 3] [--batch 5000] [--inflight 2] [--no-peer] [--keep]
+ *
+ * 1. Generates opinion-like documents (bench/lib/search-corpus.ts), 50,000 at a time, and indexes
+ *    each chunk as a stream processor does: batches of --batch documents, analyzeDocument +
+ *    toIndexRows + one insert into the ingest table per batch, up to --inflight inserts in flight.
+ *    Generation is not timed; the index rate is documents / time spent indexing (analysis, rows,
+ *    inserts, materialized views), background merges excluded but running. The same rows are
+ *    written to a CSV file for the peer.
+ * 2. Queries (--queries per kind, after 3 warm-ups, each run --reps times), as the search API asks them: the BM25
+ *    statistics (statsSql with the corpus statistics cached: corpusStatsSql once), then the top 20
+ *    (searchSql) and the count (countSql) in parallel:
+ *      term      a word of frequency rank 50-5,000, unfielded (all 13 default fields), by score
+ *      phrase    2-3 consecutive words of a generated text (frequent words and "F.3d" are common)
+ *      field     caseName:<surname>, by score
+ *      filtered  a term with court_id and a 5-year dateFiled range (request filters), by score
+ *      ordered   a term, ordered by dateFiled desc (no statistics needed)
+ * 3. The peer: PostgreSQL 15 (bench/lib/postgres.ts, under .data/bench/pg-search, stopped at the
+ *    end): one table, a stored tsvector ('simple' configuration: no stemming, no stop words, as our
+ *    analyzer) with weight A for the case name, B for the other short fields, D for the text; a
+ *    GIN index; b-trees on (court_id, date_filed) and date_filed; ts_rank, to_tsquery,
+ *    phraseto_tsquery, `smith:A` for caseName. Loaded by COPY (index rate = COPY + index builds).
+ *    The same queries: top 20 and count(*) in parallel on two connections.
+ * Prints a table with p50/p95 and ratios (peer / ClickHouse: above 1, ClickHouse is faster), the
+ * machine's load average, and writes .data/bench/search.json. The ClickHouse database
+ * lds_bench_search is dropped at the end (--keep keeps it).
+ */
+import os from 'node:os'
+import path from 'node:path'
+import { createWriteStream, createReadStream, mkdirSync, writeFileSync, rmSync } from 'node:fs'
+import { once } from 'node:events'
+import { performance } from 'node:perf_hooks'
+import pg from 'pg'
+import { loadConfig } from '../core/config.js'
+import { createDb, type Db } from '../core/clickhouse.js'
+import { sql, ident } from '../core/sql.js'
+import { analyzeDocument, type SearchDocument } from '../domain/search/document.js'
+import { tokens } from '../domain/search/analyzer.js'
+import { parseQuery } from '../domain/search/parse.js'
+import type { Node } from '../domain/search/ast.js'
+import {
+  searchTableDdl, searchTables, indexColumns, toIndexRows, searchSql, countSql, statsSql, corpusStatsSql, refreshSql,
+  type SearchStats, type CorpusStats, type SearchSqlOptions,
+} from '../domain/search/to-sql.js'
+import { createCorpus, WORDS, COURT_IDS, SURNAME_TOKENS, rng, type OpinionDoc } from './lib/search-corpus.js'
+import { percentile, fmtMs, fmtInt, fmtRatio, table } from './lib/stats.js'
+import { startPostgres, type LocalPostgres } from './lib/postgres.js'
+import { stopChildrenOnExit } from './lib/children.js'
+
+const argv = process.argv.slice(2)
+const arg = (name: string, dflt: string) => { const i = argv.indexOf(`--${name}`); return i >= 0 ? argv[i + 1] : dflt }
+const QUICK = argv.includes('--quick')
+const N = Number(arg('docs', QUICK ? '100000' : '1000000'))
+const QUERIES = Number(arg('queries', '40'))
+const BATCH = Number(arg('batch', '5000'))
+const INFLIGHT = Number(arg('inflight', '2'))
+const REPS = Number(arg('reps', '3'))
+const PEER_TIMEOUT_MS = Number(arg('peer-timeout-ms', '30000'))
+const CHUNK = 50_000
+const PEER = !argv.includes('--no-peer')
+const KEEP = argv.includes('--keep')
+const DB = arg('db', 'lds_bench_search')
+const TYPE = 'o' as const
+
+const cfg = loadConfig()
+const BENCH_DIR = path.join(cfg.dataDir, 'bench')
+const PG_DIR = path.join(BENCH_DIR, 'pg-search')
+const CSV = path.join(PG_DIR, 'opinions.csv')
+const log = (m: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${m}`)
+const loadAvg = () => os.loadavg().map((x) => x.toFixed(1)).join(' ')
+
+// ---------------------------------------------------------------- loading ClickHouse
+
+const PG_COLUMNS = ['id', 'case_name', 'case_name_full', 'docket_number', 'citation', 'judge', 'court', 'court_citation_string', 'court_id', 'status', 'date_filed', 'cite_count', 'text'] as const
+const csvField = (v: unknown) => { const s = Array.isArray(v) ? v.join('; ') : String(v ?? ''); return `"${s.replace(/"/g, '""')}"` }
+
+interface LoadResult { docs: number; indexSeconds: number; docsPerSecond: number; genSeconds: number }
+
+async function loadClickHouse(db: Db, samples: string[][]): Promise<LoadResult> {
+  const corpus = createCorpus()
+  const columns = indexColumns(TYPE)
+  const ingest = searchTables(TYPE).ingest
+  const csv = PEER ? createWriteStream(CSV) : null
+  let indexMs = 0
+  let genMs = 0
+  let done = 0
+  let lastLog = performance.now()
+  for (let first = 1; first <= N; first += CHUNK) {
+    const t0 = performance.now()
+    const docs: OpinionDoc[] = []
+    for (let b = first; b < Math.min(first + CHUNK, N + 1); b += BATCH) docs.push(...corpus.batch(b, Math.min(BATCH, N + 1 - b)))
+    if (csv) {
+      let out = ''
+      for (const d of docs) {
+        out += PG_COLUMNS.map((c) => csvField(d[c])).join(',') + '\n'
+        if (out.length > 4_000_000) { if (!csv.write(out)) await once(csv, 'drain'); out = '' }
+      }
+      if (!csv.write(out)) await once(csv, 'drain')
+    }
+    for (const d of docs) if (samples.length < 2000 && d.id % 499 === 0) samples.push(tokens(d.text))
+    const t1 = performance.now()
+    genMs += t1 - t0
+    // indexing, as a stream processor does it: a batch → rows → one insert; inserts overlap the next batch's preparation
+    const inflight: Promise<void>[] = []
+    for (let i = 0; i < docs.length; i += BATCH) {
+      const rows: unknown[][] = []
+      for (const d of docs.slice(i, i + BATCH)) {
+        const row = toIndexRows(TYPE, analyzeDocument(TYPE, d as unknown as SearchDocument), 1)[0]
+        rows.push(columns.map((c) => row[c]))
+      }
+      if (inflight.length >= INFLIGHT) await inflight.shift()
+      inflight.push(db.insertCompact(ingest, columns, rows))
+    }
+    await Promise.all(inflight)
+    indexMs += performance.now() - t1
+    done += docs.length
+    if (performance.now() - lastLog > 5000 || done === N) {
+      lastLog = performance.now()
+      log(`  indexed ${fmtInt(done)} / ${fmtInt(N)} documents, ${fmtInt((done / indexMs) * 1000)} docs/s (load average ${loadAvg()})`)
+    }
+  }
+  if (csv) { csv.end(); await once(csv, 'finish') }
+  return { docs: done, indexSeconds: indexMs / 1000, docsPerSecond: (done / indexMs) * 1000, genSeconds: genMs / 1000 }
+}
+
+/** Waits (up to maxMs) until no merge runs on the bench tables; returns the active part counts. */
+async function settle(db: Db, maxMs: number): Promise<string> {
+  const t0 = performance.now()
+  for (;;) {
+    const [m] = await db.query<{ n: number }>(sql`SELECT count() AS n FROM system.merges WHERE database = ${DB}`)
+    if (Number(m.n) === 0 || performance.now() - t0 > maxMs) break
+    await new Promise((r) => setTimeout(r, 2000))
+  }
+  const parts = await db.query<{ t: string; n: number; size: string }>(sql`SELECT table AS t, count() AS n, formatReadableSize(sum(bytes_on_disk)) AS size FROM system.parts WHERE database = ${DB} AND active GROUP BY table ORDER BY table`)
+  return parts.map((p) => `${p.t}: ${p.n} parts, ${p.size}`).join('; ')
+}
+
+// ---------------------------------------------------------------- queries
+
+type Kind = 'term' | 'phrase' | 'field' | 'filtered' | 'ordered'
+const KINDS: Kind[] = ['term', 'phrase', 'field', 'filtered', 'ordered']
+
+interface Query { kind: Kind; q: string; filters?: { court: string; from: string; to: string }; byDate: boolean }
+
+function makeQueries(samples: string[][]): Query[] {
+  const r = rng(42)
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(r() * xs.length)]
+  const mid = () => WORDS[50 + Math.floor(r() * 4950)]
+  const out: Query[] = []
+  for (let i = 0; i < QUERIES + 3; i++) {
+    const toks = pick(samples)
+    const at = Math.floor(r() * (toks.length - 3))
+    const y = 1950 + Math.floor(r() * 70)
+    out.push(
+      { kind: 'term', q: mid(), byDate: false },
+      { kind: 'phrase', q: `"${toks.slice(at, at + 2 + Math.floor(r() * 2)).join(' ')}"`, byDate: false },
+      { kind: 'field', q: `caseName:${pick(SURNAME_TOKENS)}`, byDate: false },
+      { kind: 'filtered', q: mid(), filters: { court: COURT_IDS[Math.floor(Math.pow(r(), 2) * 20)], from: `${y}-01-01`, to: `${y + 4}-12-31` }, byDate: false },
+      { kind: 'ordered', q: mid(), byDate: true },
+    )
+  }
+  return out
+}
+
+interface Engine { name: string; run(q: Query): Promise<{ hits: number; top: number[] }> }
+
+function clickhouseEngine(db: Db, corpus: CorpusStats): Engine {
+  return {
+    name: 'ClickHouse',
+    async run(q) {
+      const ast = parseQuery(q.q, TYPE)
+      const filters: Node | undefined = q.filters ? parseQuery(`court_id:${q.filters.court} dateFiled:[${q.filters.from} TO ${q.filters.to}]`, TYPE) : undefined
+      const o: SearchSqlOptions = { filters, corpus, limit: 20, order: q.byDate ? [{ field: 'dateFiled', dir: 'desc' }] : undefined }
+      const stats = q.byDate ? undefined : (await db.query<SearchStats>(statsSql(ast, TYPE, o)))[0]
+      const [page, [{ count }]] = await Promise.all([
+        db.query<{ id: number }>(searchSql(ast, TYPE, { ...o, stats })),
+        db.query<{ count: number }>(countSql(ast, TYPE, o)),
+      ])
+      return { hits: Number(count), top: page.map((p) => Number(p.id)) }
+    },
+  }
+}
+
+function postgresEngine(pool: pg.Pool): Engine {
+  return {
+    name: 'PostgreSQL',
+    async run(q) {
+      let tsq: string
+      const args: unknown[] = []
+      if (q.kind === 'phrase') { tsq = `phraseto_tsquery('simple'::regconfig, $1)`; args.push(q.q.replace(/"/g, '')) }
+      else if (q.kind === 'field') { tsq = `to_tsquery('simple'::regconfig, $1)`; args.push(`${q.q.split(':')[1]}:A`) }
+      else { tsq = `plainto_tsquery('simple'::regconfig, $1)`; args.push(q.q) }
+      let where = `tsv @@ ${tsq}`
+      if (q.filters) { where += ` AND court_id = $2 AND date_filed BETWEEN $3 AND $4`; args.push(q.filters.court, q.filters.from, q.filters.to) }
+      const order = q.byDate ? 'date_filed DESC NULLS LAST, id DESC' : `ts_rank(tsv, ${tsq}) DESC, id DESC`
+      try {
+        const [page, count] = await Promise.all([
+          pool.query(`SELECT id FROM opinions WHERE ${where} ORDER BY ${order} LIMIT 20`, args),
+          pool.query(`SELECT count(*)::int AS n FROM opinions WHERE ${where}`, args),
+        ])
+        return { hits: count.rows[0].n, top: page.rows.map((r: { id: string }) => Number(r.id)) }
+      } catch (err) {
+        if (!/statement timeout/.test(String((err as Error).message))) throw err
+        log(`  PostgreSQL: ${q.kind} ${q.q} ran past ${PEER_TIMEOUT_MS} ms (counted as ${PEER_TIMEOUT_MS} ms)`)
+        return { hits: 0, top: [] }
+      }
+    },
+  }
+}
+
+/** p50/p95 over every run, and over each query's best run (less sensitive to other work on the machine) */
+interface Timing { p50: number; p95: number; bestP50: number; bestP95: number; meanHits: number }
+
+async function measure(e: Engine, queries: Query[]): Promise<Record<Kind, Timing>> {
+  const out = {} as Record<Kind, Timing>
+  for (const kind of KINDS) {
+    const qs = queries.filter((q) => q.kind === kind)
+    for (const q of qs.slice(0, 3)) await e.run(q) // warm-up
+    const times: number[] = []
+    const bests: number[] = []
+    let hits = 0
+    for (const q of qs.slice(3)) {
+      let best = Infinity
+      for (let rep = 0; rep < REPS; rep++) {
+        const t0 = performance.now()
+        const r = await e.run(q)
+        const ms = performance.now() - t0
+        times.push(ms)
+        best = Math.min(best, ms)
+        if (rep === 0) hits += r.hits
+      }
+      bests.push(best)
+    }
+    times.sort((a, b) => a - b)
+    bests.sort((a, b) => a - b)
+    out[kind] = { p50: percentile(times, 0.5), p95: percentile(times, 0.95), bestP50: percentile(bests, 0.5), bestP95: percentile(bests, 0.95), meanHits: hits / bests.length }
+    log(`  ${e.name} ${kind}: p50 ${fmtMs(out[kind].p50)} ms, p95 ${fmtMs(out[kind].p95)} ms (best of ${REPS}: ${fmtMs(out[kind].bestP50)} / ${fmtMs(out[kind].bestP95)} ms), ${fmtInt(out[kind].meanHits)} hits on average (load average ${loadAvg()})`)
+  }
+  return out
+}
+
+// ---------------------------------------------------------------- the peer
+
+async function loadPostgres(pgi: LocalPostgres): Promise<{ seconds: number; docsPerSecond: number; size: string }> {
+  const t0 = performance.now()
+  await pgi.psql(`DROP TABLE IF EXISTS opinions;
+    CREATE TABLE opinions (id bigint PRIMARY KEY, case_name text, case_name_full text, docket_number text, citation text, judge text,
+      court text, court_citation_string text, court_id text, status text, date_filed date, cite_count int, text text,
+      tsv tsvector GENERATED ALWAYS AS (
+        setweight(to_tsvector('simple'::regconfig, coalesce(case_name, '')), 'A') ||
+        setweight(to_tsvector('simple'::regconfig, coalesce(case_name_full, '') || ' ' || coalesce(docket_number, '') || ' ' || coalesce(citation, '') || ' ' ||
+          coalesce(judge, '') || ' ' || coalesce(court, '') || ' ' || coalesce(court_citation_string, '')), 'B') ||
+        setweight(to_tsvector('simple'::regconfig, coalesce(text, '')), 'D')) STORED)`)
+  let last = performance.now()
+  let bytes = 0
+  const file = createReadStream(CSV)
+  file.on('data', (chunk) => {
+    bytes += chunk.length
+    if (performance.now() - last > 10_000) { last = performance.now(); log(`  PostgreSQL COPY: ${(bytes / 1e6).toFixed(0)} MB read (load average ${loadAvg()})`) }
+  })
+  await pgi.psql(`COPY opinions (${PG_COLUMNS.join(', ')}) FROM STDIN (FORMAT csv)`, file)
+  log(`  PostgreSQL: COPY done in ${((performance.now() - t0) / 1000).toFixed(0)} s; building the GIN and b-tree indexes`)
+  await pgi.psql(`SET maintenance_work_mem = '1GB'; CREATE INDEX opinions_tsv ON opinions USING gin (tsv);
+    CREATE INDEX opinions_court_date ON opinions (court_id, date_filed); CREATE INDEX opinions_date ON opinions (date_filed)`)
+  await pgi.psql('VACUUM ANALYZE opinions')
+  const seconds = (performance.now() - t0) / 1000
+  const size = (await pgi.psql(`SELECT pg_size_pretty(pg_total_relation_size('opinions'))`)).trim()
+  return { seconds, docsPerSecond: N / seconds, size }
+}
+
+// ---------------------------------------------------------------- run
+
+async function main(): Promise<void> {
+  stopChildrenOnExit()
+  const root = createDb(cfg, { useDatabase: false })
+  const db = createDb(cfg, { database: DB, requestTimeoutMs: 600_000 })
+  let pgi: LocalPostgres | undefined
+  let pool: pg.Pool | undefined
+  const result: Record<string, unknown> = { docs: N, queriesPerKind: QUERIES, batch: BATCH, inflight: INFLIGHT, cpus: os.cpus().length, loadAverageStart: os.loadavg() }
+  try {
+    log(`search bench: ${fmtInt(N)} opinion documents, ${QUERIES} queries per kind, batches of ${BATCH}, ${INFLIGHT} inserts in flight; ${os.cpus().length} CPUs, load average ${loadAvg()}`)
+    await root.command(sql`DROP DATABASE IF EXISTS ${ident(DB)}`)
+    await root.command(sql`CREATE DATABASE ${ident(DB)}`)
+    for (const q of searchTableDdl(TYPE, { database: DB })) await db.command(q)
+    if (PEER) mkdirSync(PG_DIR, { recursive: true })
+
+    const samples: string[][] = []
+    log('ClickHouse: generating and indexing')
+    const load = await loadClickHouse(db, samples)
+    log(`ClickHouse: ${fmtInt(load.docs)} documents indexed in ${load.indexSeconds.toFixed(1)} s = ${fmtInt(load.docsPerSecond)} docs/s (generation ${load.genSeconds.toFixed(0)} s, not counted); waiting for merges`)
+    const parts = await settle(db, 180_000)
+    log(`ClickHouse: ${parts}`)
+    await db.command(refreshSql(TYPE, { database: DB }))
+    const tc = performance.now()
+    const [corpus] = await db.query<CorpusStats>(corpusStatsSql(TYPE, { database: DB }))
+    log(`ClickHouse: corpus statistics (cached by the caller) in ${fmtMs(performance.now() - tc)} ms: n = ${fmtInt(Number(corpus.n))}`)
+
+    const queries = makeQueries(samples)
+    const ch = await measure(clickhouseEngine(db, { n: Number(corpus.n), avgdl: corpus.avgdl }), queries)
+    result.clickhouse = { load, parts, queries: ch }
+
+    let peer: Record<Kind, Timing> | undefined
+    let peerLoad: Awaited<ReturnType<typeof loadPostgres>> | undefined
+    if (PEER) {
+      try {
+        pgi = await startPostgres({ dir: PG_DIR, log, settings: { shared_buffers: '2GB', work_mem: '64MB', effective_cache_size: '8GB', max_parallel_workers_per_gather: '2' } })
+      } catch (err) {
+        log(`PostgreSQL peer skipped: it could not be installed or started (${String((err as Error).message).slice(0, 300)})`)
+      }
+      if (pgi) {
+        log('PostgreSQL: loading the same documents')
+        peerLoad = await loadPostgres(pgi)
+        log(`PostgreSQL: ${fmtInt(N)} documents in ${peerLoad.seconds.toFixed(0)} s = ${fmtInt(peerLoad.docsPerSecond)} docs/s (COPY + indexes), ${peerLoad.size}`)
+        // a peer query that runs past the timeout is counted at the timeout (logged)
+        pool = new pg.Pool({ ...pgi.connection, max: 4, statement_timeout: PEER_TIMEOUT_MS })
+        peer = await measure(postgresEngine(pool), queries)
+        result.postgres = { load: peerLoad, queries: peer }
+      }
+    } else log('PostgreSQL peer skipped (--no-peer)')
+
+    result.loadAverageEnd = os.loadavg()
+    const rows: string[][] = [['', 'ClickHouse p50', 'p95', 'best p50', 'best p95', ...(peer ? ['PostgreSQL p50', 'p95', 'best p50', 'best p95', 'p95 ratio', 'best p95 ratio'] : []), 'mean hits']]
+    rows.push(['index docs/s', fmtInt(load.docsPerSecond), '', '', '', ...(peerLoad ? [fmtInt(peerLoad.docsPerSecond), '', '', '', fmtRatio(load.docsPerSecond / peerLoad.docsPerSecond), ''] : []), ''])
+    for (const k of KINDS) {
+      const c = ch[k]
+      const p = peer?.[k]
+      rows.push([`${k} ms`, fmtMs(c.p50), fmtMs(c.p95), fmtMs(c.bestP50), fmtMs(c.bestP95),
+        ...(p ? [fmtMs(p.p50), fmtMs(p.p95), fmtMs(p.bestP50), fmtMs(p.bestP95), fmtRatio(p.p95 / c.p95), fmtRatio(p.bestP95 / c.bestP95)] : []), fmtInt(c.meanHits)])
+    }
+    console.log(`\nsearch, ${fmtInt(N)} documents, ${QUERIES} queries per kind run ${REPS} times ("best": each query's fastest run); ratios: PostgreSQL / ClickHouse for times, ClickHouse / PostgreSQL for docs/s; above 1 = ClickHouse better`)
+    console.log(table(rows))
+    console.log(`load average: start ${(result.loadAverageStart as number[]).map((x) => x.toFixed(1)).join(' ')}, end ${loadAvg()} (${os.cpus().length} CPUs)`)
+    mkdirSync(BENCH_DIR, { recursive: true })
+    writeFileSync(path.join(BENCH_DIR, 'search.json'), JSON.stringify(result, null, 2))
+    log(`wrote ${path.join(BENCH_DIR, 'search.json')}`)
+  } finally {
+    await pool?.end().catch(() => {})
+    if (pgi) { await pgi.psql('DROP TABLE IF EXISTS opinions').catch(() => {}); await pgi.stop(); log('PostgreSQL stopped') }
+    rmSync(CSV, { force: true })
+    if (!KEEP) await root.command(sql`DROP DATABASE IF EXISTS ${ident(DB)}`).catch(() => {})
+    await db.close()
+    await root.close()
+  }
+}
+
+main().catch((err) => { console.error(err); process.exitCode = 1 })
