@@ -117,6 +117,27 @@ export async function startWebhookDelivery(deps: DeliveryDeps) {
     }
   }
 
+  /**
+   * Read-modify-write of an endpoint's failure count, one at a time per endpoint: at a short retry
+   * delay the next attempt can fail before the previous count's write is acknowledged, and two
+   * writes from the same stale row would lose an increment.
+   */
+  const countChains = new Map<number, Promise<void>>()
+  function countFailure(webhookId: number, disable: boolean): Promise<void> {
+    const run = async () => {
+      const endpoint = endpoints.get(webhookId)
+      if (!endpoint) return
+      const updated = { ...endpoint, failure_count: Number(endpoint.failure_count ?? 0) + 1, date_modified: new Date(clock.now()).toISOString(), ...(disable ? { enabled: false } : {}) }
+      const written = await deps.publisher.write('webhooks', { upsert: updated })
+      endpoints.set(webhookId, updated, written.version)
+    }
+    const chained = (countChains.get(webhookId) ?? Promise.resolve()).then(run, run)
+    const settled = chained.catch(() => {})
+    countChains.set(webhookId, settled)
+    void settled.then(() => { if (countChains.get(webhookId) === settled) countChains.delete(webhookId) })
+    return chained
+  }
+
   async function deliver(e: QueuedEvent): Promise<void> {
     const endpoint = endpoints.get(e.webhook_id)
     if (!endpoint) {
@@ -149,11 +170,7 @@ export async function startWebhookDelivery(deps: DeliveryDeps) {
     // Reminded before anything is awaited: a short delay must not wait on Kafka acknowledgements.
     if (retry) remind(retry)
     const attempt = { status_code: outcome.status_code, response: outcome.response, error_message: outcome.error_message }
-    if (next.countsTowardFailures) {
-      const updated = { ...endpoint, failure_count: Number(endpoint.failure_count ?? 0) + 1, date_modified: new Date(clock.now()).toISOString(), ...(next.disableEndpoint ? { enabled: false } : {}) }
-      const written = await deps.publisher.write('webhooks', { upsert: updated })
-      endpoints.set(e.webhook_id, updated, written.version)
-    }
+    if (next.countsTowardFailures) await countFailure(e.webhook_id, next.disableEndpoint)
     if (next.nextAttemptAt !== null) {
       mine.set(e.event_id, e.date_created)
       pending.set(e.webhook_id, mine)
