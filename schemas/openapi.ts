@@ -305,7 +305,7 @@ export function toOpenApi(cat: Catalogue, opts: OpenApiOptions = {}): OpenApiDoc
       const selection = version === 'v4' ? [ref('parameters', 'fields'), ref('parameters', 'omit')] : [ref('parameters', 'fields'), ref('parameters', 'fields_exclude')]
       const paging = [
         ref('parameters', 'page'),
-        ...(r.pageSize !== undefined ? [ref('parameters', 'page_size')] : []),
+        ...(r.pageSizeQuery ? [ref('parameters', 'page_size')] : []),
         ...(version === 'v4' && hasCursor(r) ? [ref('parameters', 'cursor')] : []),
         ...(version === 'v4' ? [ref('parameters', 'count')] : []),
       ]

@@ -8,7 +8,7 @@ import { WEBHOOK_EVENT_TYPE, WEBHOOK_VERSION } from './choices.js'
  */
 export const webhooks = defineResource({
   name: 'webhooks', label: 'Webhook', model: 'Webhook', plural: 'Webhooks', table: 'webhooks', keyKind: 'int',
-  access: 'owner', owner: 'user_id', pageSize: 50, methods: ['PATCH', 'PUT', 'DELETE'],
+  access: 'owner', owner: 'user_id', pageSize: 50, pageSizeQuery: true, methods: ['PATCH', 'PUT', 'DELETE'],
   description: 'An endpoint that receives your events (docket alerts, search alerts, fetches, reports, granted prayers) by HTTPS POST, signed with its secret.',
   fields: {
     resource_uri: t.uri(),

@@ -89,7 +89,7 @@ t.test('every filter with each of its lookups, related filters one hop away, ord
     else t.notOk(v4.has('order_by'), `${r.name}: no orderings, no order_by`)
     for (const n of ['fields', 'omit', 'page', 'count', 'format']) t.ok(v4.has(n), `v4 ${n}`)
     t.equal(v4.has('cursor'), r.cursorOrderings.length > 0, 'cursor where the resource pages by cursor')
-    t.equal(v4.has('page_size'), r.pageSize !== undefined, 'page_size where the resource has its own page size')
+    t.equal(v4.has('page_size'), r.pageSizeQuery === true, 'page_size where the resource takes it (not archive-query: fixed at 300)')
     for (const n of ['fields', 'fields!', 'page', 'format']) t.ok(v3.has(n), `v3 ${n}`)
     t.notOk(v3.has('count') || v3.has('cursor') || v3.has('omit'), 'v3 has no count, cursor or omit')
   }
