@@ -9,6 +9,8 @@ const runs: [string, string[]][] = [
   ['citations.ts', quick ? ['--quick'] : []],
   ['ingest.ts', quick ? ['--opinions', '100000'] : []],
   ['api.ts', quick ? ['--quick'] : []],
+  ['search.ts', quick ? ['--quick'] : []],
+  ['webhooks.ts', quick ? ['--quick'] : []],
 ]
 let failed = 0
 for (const [file, args] of runs) {

@@ -1,0 +1,248 @@
+/**
+ * The event side's benchmark:
+ *   npx tsx bench/webhooks.ts [--quick] [--events N] [--entries N] [--alerts N] [--docs N]
+ *
+ * On the real stack (Kafka, registry, ClickHouse; its own topic prefix and database, removed at
+ * the end), with a local receiver that answers 200 at once:
+ * 1. Delivery throughput: N events queued for 16 endpoints, from the first enqueue to the last
+ *    arrival, through the delivery consumer (signatures, status rows, commits) → deliveries/s.
+ *    The peer, in the same run: the same bodies POSTed by a bare undici loop at the consumer's
+ *    concurrency (the ceiling of this receiver on this machine). Goal ≥ 2,000/s.
+ * 2. Docket entry → webhook: entries published one at a time to a followed docket; latency from
+ *    the publish acknowledgement to the receiver → p50, p99. Goal p99 ≤ 1 s.
+ * 3. Alert matching (in process): 100,000 stored search alerts over a 30,000-word Zipf vocabulary,
+ *    documents of 1,000 words matched through the percolation index → documents/s; the peer is trying every alert per document
+ *    (measured on a sample of documents). Goal ≥ 5,000 documents/s.
+ */
+import http from 'node:http'
+import { randomBytes } from 'node:crypto'
+import { Agent, request } from 'undici'
+import pMap from 'p-map'
+import { loadConfig } from '../core/config.js'
+import { createLogger } from '../core/logger.js'
+import { sql, ident } from '../core/sql.js'
+import { createDb } from '../core/clickhouse.js'
+import { createRuntime, prepare, startProcessors, stopAll, type Runtime } from '../bin/runtime.js'
+import { createUser } from '../bin/users.js'
+import { openPublisher } from '../schemas/events/publisher.js'
+import { openWebhookQueue } from '../schemas/events/webhook-queue.js'
+import { createWebhookEmitter } from '../schemas/events/webhook-emitter.js'
+import { createEntityTable } from '../streams/lib/entity-table.js'
+import { searchRequest, requestAst, compileMatcher, analyzeDocument, createQueryIndex, type StoredQuery } from '../domain/search/index.js'
+import { percentile, fmtInt, fmtMs, fmtRatio, table } from './lib/stats.js'
+
+const args = process.argv.slice(2)
+const argVal = (name: string) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : undefined }
+const quick = args.includes('--quick')
+const EVENTS = Number(argVal('--events') ?? (quick ? 4_000 : 20_000))
+const ENTRIES = Number(argVal('--entries') ?? (quick ? 40 : 200))
+const ALERTS = Number(argVal('--alerts') ?? 100_000)
+const DOCS = Number(argVal('--docs') ?? (quick ? 2_000 : 10_000))
+const ENDPOINTS = 16
+const CONCURRENCY = 64
+
+const log = (s: string) => process.stdout.write(s + '\n')
+const step = (s: string) => process.stderr.write(`[webhooks] ${s}\n`)
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+/** A receiver that answers 200 at once and notes when each event arrived. */
+async function startReceiver() {
+  const arrivals = new Map<string, number>()
+  let count = 0
+  const server = http.createServer((req, res) => {
+    const key = String(req.headers['idempotency-key'] ?? '')
+    const chunks: Buffer[] = []
+    req.on('data', (c: Buffer) => chunks.push(c))
+    req.on('end', () => {
+      count++
+      if (key && !arrivals.has(key)) arrivals.set(key, performance.now())
+      const marker = /"description":"(entry-[^"]+)"/.exec(Buffer.concat(chunks).toString('utf8'))?.[1]
+      if (marker && !arrivals.has(marker)) arrivals.set(marker, performance.now())
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}')
+    })
+  })
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+  const port = (server.address() as { port: number }).port
+  return { url: `http://127.0.0.1:${port}/hook`, arrivals, get count() { return count }, close: () => new Promise<void>((r) => server.close(() => r())) }
+}
+
+async function withStack<T>(run: (rt: Runtime) => Promise<T>): Promise<T> {
+  const id = `benchwh${Date.now().toString(36)}${randomBytes(2).toString('hex')}`
+  const cfg = loadConfig({ ...process.env, LDS_TOPIC_PREFIX: `${id}.`, CLICKHOUSE_DATABASE: id, LDS_WEBHOOKS_ALLOW_INSECURE: '1', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' })
+  const rt = createRuntime(cfg, createLogger(cfg))
+  try {
+    await prepare(rt)
+    return await run(rt)
+  } finally {
+    const admin = rt.kafka.admin()
+    await admin.connect()
+    const mine = (await admin.listTopics()).filter((n) => n.startsWith(cfg.topicPrefix))
+    if (mine.length) await admin.deleteTopics({ topics: mine }).catch(() => {})
+    await admin.disconnect()
+    const root = createDb(cfg, { useDatabase: false })
+    await root.command(sql`DROP DATABASE IF EXISTS ${ident(cfg.clickhouseDatabase)}`).catch(() => {})
+    await root.close()
+    await rt.close()
+  }
+}
+
+async function pipelineCases() {
+  return withStack(async (rt) => {
+    const receiver = await startReceiver()
+    const streams = await startProcessors(rt, ['table-sink', 'webhook-delivery', 'docket-alerts'])
+    const publisher = await openPublisher(rt)
+    const queue = await openWebhookQueue(rt)
+    try {
+      step('creating the user, endpoints and a docket alert')
+      const { id: userId } = await createUser(rt, 'bench', { email: '' })
+      const now = new Date().toISOString()
+      const hookIds: number[] = []
+      for (let i = 0; i < ENDPOINTS; i++) {
+        const id = 9_000_000 + i
+        hookIds.push(id)
+        await publisher.upsert('webhooks', { id, user_id: userId, url: receiver.url, event_type: i === 0 ? 1 : 2, version: 2, enabled: true, failure_count: 0, secret: `whsec_${randomBytes(24).toString('base64')}`, date_created: now, date_modified: now })
+      }
+      await publisher.upsert('courts', { id: 'bench', full_name: 'Bench Court', short_name: 'Bench', jurisdiction: 'FD', position: 1, date_modified: now })
+      await publisher.upsert('dockets', { id: 1, court_id: 'bench', case_name: 'Bench v. Mark', source: 0, date_created: now, date_modified: now })
+      await publisher.upsert('docket-alerts', { id: 1, user_id: userId, docket_id: 1, alert_type: 1, secret_key: 'k'.repeat(40), date_created: now, date_modified: now, date_last_hit: null })
+      await publisher.flush()
+      // The emitter reads endpoints as the event sources do: from the topic, once they are there.
+      const endpoints = createEntityTable(rt, 'webhooks')
+      await endpoints.start()
+      while ([...endpoints.values()].length < ENDPOINTS) await sleep(100)
+      const emitter = createWebhookEmitter({ queue, publisher, clock: rt.clock, endpointsOf: (u, type) => [...endpoints.values()].filter((w) => Number(w.user_id) === u && Number(w.event_type) === type) })
+      // Warm up: one event through every endpoint of type 2.
+      await emitter.emit({ userId, eventType: 2, payload: () => ({ warmup: true }) })
+      while (receiver.count < ENDPOINTS - 1) await sleep(50)
+
+      step(`delivering ${fmtInt(EVENTS)} events to ${ENDPOINTS - 1} endpoints`)
+      const before = receiver.count
+      const rounds = Math.ceil(EVENTS / (ENDPOINTS - 1))
+      const t0 = performance.now()
+      for (let i = 0; i < rounds; i++) {
+        await emitter.emit({ userId, eventType: 2, payload: () => ({ results: [{ n: i, text: 'x'.repeat(400) }], alert: { id: 1 } }) })
+        if (i % 50 === 0) process.stderr.write(`\r  queued ${fmtInt((i + 1) * (ENDPOINTS - 1))}, received ${fmtInt(receiver.count - before)}   `)
+      }
+      const target = rounds * (ENDPOINTS - 1)
+      while (receiver.count - before < target) {
+        process.stderr.write(`\r  queued ${fmtInt(target)}, received ${fmtInt(receiver.count - before)}   `)
+        await sleep(200)
+      }
+      const deliverySeconds = (performance.now() - t0) / 1000
+      process.stderr.write('\n')
+      const deliveriesPerS = target / deliverySeconds
+
+      step('peer: the same bodies by a bare undici loop')
+      const agent = new Agent({ connections: 256 })
+      const body = JSON.stringify({ payload: { results: [{ n: 0, text: 'x'.repeat(400) }] } })
+      const p0 = performance.now()
+      await pMap(Array.from({ length: target }, (_, i) => i), async (i) => {
+        const r = await request(receiver.url, { method: 'POST', body, dispatcher: agent, headers: { 'content-type': 'application/json', 'idempotency-key': `peer-${i}` } })
+        await r.body.dump()
+      }, { concurrency: CONCURRENCY })
+      const peerPerS = target / ((performance.now() - p0) / 1000)
+      await agent.close()
+
+      step(`docket entry → webhook, ${ENTRIES} entries one at a time`)
+      const latencies: number[] = []
+      for (let i = 0; i < ENTRIES; i++) {
+        const marker = `entry-${i}-${randomBytes(3).toString('hex')}`
+        const at = new Date().toISOString()
+        const sent = performance.now()
+        await publisher.write('docket-entries', { upsert: { id: 100_000 + i, docket_id: 1, entry_number: i + 1, description: marker, date_filed: at.slice(0, 10), date_created: at, date_modified: at } })
+        const deadline = sent + 30_000
+        while (!receiver.arrivals.has(marker) && performance.now() < deadline) await sleep(2)
+        latencies.push((receiver.arrivals.get(marker) ?? Infinity) - sent)
+        process.stderr.write(`\r  ${i + 1}/${ENTRIES}`)
+        await sleep(50)
+      }
+      process.stderr.write('\n')
+      await endpoints.stop()
+      latencies.sort((a, b) => a - b)
+      return { deliveriesPerS, peerPerS, deliverySeconds, delivered: target, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), lost: latencies.filter((x) => !Number.isFinite(x)).length }
+    } finally {
+      await publisher.stop()
+      await queue.stop()
+      await stopAll(rt, streams)
+      await receiver.close()
+    }
+  })
+}
+
+/**
+ * A synthetic vocabulary with Zipf-distributed frequencies, as in real text: documents draw their
+ * words from it by frequency; alerts ask for words a user would search for (not the hundred most
+ * common, which any document holds).
+ */
+const VOCABULARY = 30_000
+const vocabulary = Array.from({ length: VOCABULARY }, (_, i) => `w${i.toString(36)}`)
+const zipfCdf = (() => {
+  const w = vocabulary.map((_, i) => 1 / (i + 1))
+  const total = w.reduce((a, b) => a + b, 0)
+  let acc = 0
+  return w.map((x) => (acc += x / total))
+})()
+
+function matchingCase() {
+  let seed = 42
+  const rand = (n: number) => { seed = (seed * 1103515245 + 12345) % 2 ** 31; return seed % n }
+  const pick = () => vocabulary[100 + rand(VOCABULARY - 100)]
+  const frequent = () => {
+    const u = rand(1_000_000) / 1_000_000
+    let lo = 0, hi = VOCABULARY - 1
+    while (lo < hi) { const mid = (lo + hi) >> 1; if (zipfCdf[mid] < u) lo = mid + 1; else hi = mid }
+    return vocabulary[lo]
+  }
+  const shapes = [
+    () => `q=${pick()}`, () => `q=${pick()}%20AND%20${pick()}`, () => `q=${pick()}%20OR%20${pick()}`,
+    () => `q=%22${pick()}%20${pick()}%22`, () => `q=${pick()}%20${pick()}%20-${pick()}`, () => `q=caseName:${pick()}`,
+    () => `q=${pick()}&court=${rand(2) ? 'scotus' : 'ca9'}`, () => `q=${pick().slice(0, 4)}*`,
+  ]
+  step(`compiling ${fmtInt(ALERTS)} alerts`)
+  const index = createQueryIndex<StoredQuery>()
+  const all: StoredQuery[] = []
+  const c0 = performance.now()
+  for (let id = 1; id <= ALERTS; id++) {
+    const ast = requestAst(searchRequest(new URLSearchParams(shapes[rand(shapes.length)]())))
+    const q = { id, type: 'o' as const, ast, matches: compileMatcher(ast, 'o') }
+    all.push(q)
+    index.add(q)
+  }
+  const compileSeconds = (performance.now() - c0) / 1000
+  step(`analyzing ${fmtInt(DOCS)} documents`)
+  const docs = Array.from({ length: DOCS }, (_, i) => analyzeDocument('o', {
+    id: i, case_name: `${frequent()} v. ${frequent()}`, court_id: rand(2) ? 'scotus' : 'ca9',
+    text: Array.from({ length: 1_000 }, frequent).join(' '),
+  }))
+  step('matching through the index')
+  let hits = 0
+  const m0 = performance.now()
+  for (const d of docs) hits += index.match('o', d).length
+  const indexedPerS = DOCS / ((performance.now() - m0) / 1000)
+  const sample = docs.slice(0, Math.max(20, Math.round(DOCS / 100)))
+  step(`peer: every alert per document, on ${sample.length} documents`)
+  let naiveHits = 0
+  const n0 = performance.now()
+  for (const d of sample) for (const q of all) if (q.matches(d)) naiveHits++
+  const naivePerS = sample.length / ((performance.now() - n0) / 1000)
+  let sampleHits = 0
+  for (const d of sample) sampleHits += index.match('o', d).length
+  return { compileSeconds, indexedPerS, naivePerS, hitsPerDoc: hits / DOCS, agree: sampleHits === naiveHits }
+}
+
+const m = matchingCase()
+const p = await pipelineCases()
+
+log('')
+log(`# Event side (bench/webhooks.ts${quick ? ' --quick' : ''}), ${new Date().toISOString()}`)
+log('')
+log(table([
+  ['case', 'measured', 'peer (same run)', 'ratio', 'goal'],
+  ['deliveries/s to a local receiver', fmtInt(p.deliveriesPerS), `${fmtInt(p.peerPerS)} (bare undici)`, fmtRatio(p.deliveriesPerS / p.peerPerS), '≥ 2,000/s'],
+  ['docket entry → webhook p50 (ms)', fmtMs(p.p50), '', '', ''],
+  ['docket entry → webhook p99 (ms)', fmtMs(p.p99), '', '', '≤ 1,000 ms'],
+  [`alert matching, ${fmtInt(ALERTS)} alerts (docs/s)`, fmtInt(m.indexedPerS), `${fmtInt(m.naivePerS)} (every alert)`, fmtRatio(m.indexedPerS / m.naivePerS), '≥ 5,000/s'],
+]))
+log('')
+log(`${fmtInt(p.delivered)} events in ${p.deliverySeconds.toFixed(1)} s; ${p.lost} entries never arrived; ${m.hitsPerDoc.toFixed(1)} alert hits per document; index and every-alert agree: ${m.agree}; ${fmtInt(ALERTS)} alerts compiled in ${m.compileSeconds.toFixed(1)} s`)
+process.exit(m.agree && p.lost === 0 ? 0 : 1)
