@@ -168,9 +168,15 @@ export function requestAst(r: SearchRequest): Node {
  * document is a candidate). The percolator indexes alerts by these, so a new document is checked
  * only against alerts that could match it.
  */
+/** Marks an anchor that is a prefix of a document token rather than a whole token. */
+export const PREFIX_ANCHOR = '\u0001'
+
 export function anchorTokens(n: Node): Set<string> | null {
   switch (n.kind) {
     case 'term': return new Set([n.token])
+    // Unfielded prefixes match text tokens only: filed as PREFIX_ANCHOR + prefix (percolate.ts
+    // looks up every prefix of a document's tokens).
+    case 'prefix': return n.field === null && n.prefix ? new Set([PREFIX_ANCHOR + n.prefix]) : null
     case 'phrase': return n.tokens.length ? new Set([n.tokens[0]]) : null
     case 'none': return new Set()
     case 'and': {
