@@ -65,9 +65,16 @@ t.test('events end to end', async (t) => {
   await post(alice, '/api/rest/v4/docket-alerts/', { docket: 1 })
   await post(bob, '/api/rest/v4/docket-alerts/', { docket: 1 })
   const aliceId = app.readModel!.store.get('webhooks', hooks['alice:1'])!.user_id as number
-  // Two old subscriptions of alice on dockets that ended long ago: one idle 182 days, one 200.
-  for (const [id, docket, idle] of [[71, 2, 182], [72, 3, 200]] as const) {
-    await pub.upsert('docket-alerts', { id, user_id: aliceId, docket_id: docket, alert_type: 1, secret_key: 'k'.repeat(40), date_created: longAgo(idle), date_modified: longAgo(idle), date_last_hit: null })
+  // Two old subscriptions of alice on dockets that ended long ago: idle 183 and 200 days at the
+  // weekly job's next run. The job runs at the start of each scheduled week (scheduler.ts), and the
+  // "old" band is one week wide, so the ages are set against that run, at least a second ahead (the
+  // alerts must be applied by then), not against now: a run 4 days later would already disable the first.
+  const WEEK = 7 * DAY
+  let runAt = Math.ceil(Date.now() / WEEK) * WEEK
+  if (runAt - Date.now() < 1_000) runAt += WEEK
+  const idleAtRun = (days: number) => new Date(runAt - days * DAY).toISOString()
+  for (const [id, docket, idle] of [[71, 2, 183], [72, 3, 200]] as const) {
+    await pub.upsert('docket-alerts', { id, user_id: aliceId, docket_id: docket, alert_type: 1, secret_key: 'k'.repeat(40), date_created: idleAtRun(idle), date_modified: idleAtRun(idle), date_last_hit: null })
   }
   await pub.flush()
   const of = (who: string, type: number) => receiver.deliveries.filter((d) => d.path.includes(`who=${who}`) && d.json?.webhook?.event_type === type)
@@ -112,11 +119,14 @@ t.test('events end to end', async (t) => {
   })
 
   t.test('the weekly job: OLD_DOCKET_ALERTS_REPORT with old and disabled alerts', async (t) => {
-    const reports = await waitFor(async () => { const r = of('alice', 4).filter((d: Delivery) => d.json.payload.old_alerts.length + d.json.payload.disabled_alerts.length > 0); return r.length && r }, 'the report', 30_000)
-    const { payload } = reports[0].json
-    t.same(payload.old_alerts.map((a: { id: number }) => a.id), [71], 'idle about 180 days: warned')
-    t.same(payload.disabled_alerts.map((a: { id: number }) => a.id), [72], 'idle longer: disabled')
-    t.match(payload.disabled_alerts[0], { docket: 3, alert_type: 0 })
+    // The run the ages were set for reports 71 as old; 72 is disabled by it or by the run before.
+    type Report = { old_alerts: { id: number }[]; disabled_alerts: { id: number; docket: number; alert_type: number }[] }
+    const payloads = (): Report[] => of('alice', 4).map((d: Delivery) => d.json.payload as Report).filter((p) => p.old_alerts.length + p.disabled_alerts.length > 0)
+    const reports = await waitFor(async () => { const r = payloads(); return r.some((p) => p.old_alerts.some((a) => a.id === 71)) && r }, 'the report', 30_000)
+    t.same([...new Set(reports.flatMap((p) => p.old_alerts.map((a) => a.id)))], [71], 'idle about 180 days: warned')
+    const disabled = reports.flatMap((p) => p.disabled_alerts)
+    t.same([...new Set(disabled.map((a) => a.id))], [72], 'idle longer: disabled')
+    t.match(disabled[0], { docket: 3, alert_type: 0 })
     const stored = await waitFor(async () => { const r = app.readModel!.store.get('docket-alerts', 72); return r && Number(r.alert_type) === 0 && r }, 'the alert turned off')
     t.equal(stored.alert_type, 0)
   })
