@@ -147,6 +147,7 @@ export function citationNetworkDef(deps: {
     // 2. Opinions asked for again: read as the table sink holds them.
     const forced = new Set<number>()
     const later: number[] = []
+    const arrived = new Set(opinions.keys())
     const relinkOnly = [...relinkIds].filter((id) => !opinions.has(id))
     if (relinkOnly.length) {
       const r = await loadForRelink(relinkOnly, await loadStates(relinkOnly))
@@ -156,7 +157,7 @@ export function citationNetworkDef(deps: {
     for (const id of relinkIds) if (opinions.has(id)) forced.add(id)
 
     const relinks: RelinkCommand[] = []
-    if (opinions.size) relinks.push(...await linkOpinions(opinions, forced))
+    if (opinions.size) relinks.push(...await linkOpinions(opinions, forced, arrived))
 
     // 3. Backfill: opinions waiting on a citation that now exists.
     if (newKeys.size) for (const id of await waitingOn([...newKeys])) relinks.push({ opinion_id: id, reason: 'citation' })
@@ -184,7 +185,7 @@ export function citationNetworkDef(deps: {
   }
 
   /** Links these opinions; returns the relinks their arrival calls for. */
-  async function linkOpinions(opinions: Map<number, EntityEvent>, forced: Set<number>): Promise<RelinkCommand[]> {
+  async function linkOpinions(opinions: Map<number, EntityEvent>, forced: Set<number>, arrived: ReadonlySet<number>): Promise<RelinkCommand[]> {
     const states = await loadStates([...opinions.keys()])
     const work: { id: number; version: number; cluster: number | null; text: string; html: boolean; hash: string; cites: { c: FoundCitation; key: CiteKey }[] }[] = []
     const deletes: number[] = []
@@ -214,9 +215,12 @@ export function citationNetworkDef(deps: {
     const seen = [...work, ...unchanged]
     const batchIds = new Set(seen.map((w) => w.id))
     const touchedClusters = [...new Set(seen.filter((w) => w.cluster !== null).map((w) => w.cluster!))]
-    // Clusters whose lowest opinion is in this batch: edges to them must point at it, including edges
-    // made before it arrived (to a higher opinion of the cluster, processed first).
-    const lowestHere = touchedClusters.filter((c) => batchIds.has(opinionOfCluster.get(c)!))
+    // Clusters whose lowest opinion arrived in this batch (from the opinions topic, a replay included):
+    // edges to them must point at it, including edges made before it arrived (to a higher opinion
+    // of the cluster, processed first). An opinion that is only relinked changes its own edges, not
+    // which opinion its cluster has: relinking its citers again would walk the whole citation graph,
+    // and around every cycle of it forever.
+    const lowestHere = touchedClusters.filter((c) => arrived.has(opinionOfCluster.get(c)!))
 
     // Edges out (old ones this opinion no longer makes are deleted), then state, then commit.
     const stateRows: Record<string, unknown>[] = []
