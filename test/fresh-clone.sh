@@ -16,7 +16,7 @@ log="$work/start.log"
 pid=""
 
 cleanup() {
-  [ -n "$pid" ] && kill -INT "$pid" 2>/dev/null && wait "$pid" 2>/dev/null || true
+  [ -n "$pid" ] && kill -INT -- "-$pid" 2>/dev/null && wait "$pid" 2>/dev/null || true
   curl -fsS "$clickhouse/" --data-binary "DROP DATABASE IF EXISTS \`$run\`" >/dev/null 2>&1 || true
   (cd "$root" && npx tsx -e "
     import('./core/kafka.ts').then(async ({ createKafka }) => {
@@ -35,7 +35,9 @@ cd "$work/lds"
 
 echo "[fresh-clone] npm start (installs what is missing, loads the sample) …"
 started=$(date +%s)
-npm start >"$log" 2>&1 &
+# In a process group of its own, so that Ctrl-C can be sent as a terminal sends it: to the whole group
+# (npm, its shell, tsx and node). A signal to npm alone is not passed on through `sh -c`.
+setsid npm start >"$log" 2>&1 &
 pid=$!
 until grep -q 'API: http' "$log"; do
   if ! kill -0 "$pid" 2>/dev/null; then echo "[fresh-clone] npm start exited early:"; tail -40 "$log"; exit 1; fi
@@ -54,6 +56,6 @@ edges=$(curl -fsS "$clickhouse/" --data-binary "SELECT count() FROM \`$run\`.opi
 echo "[fresh-clone] opinions $opinions, linked by the citation network $linked, edges $edges"
 [ "$opinions" -ge 10000 ] && [ "$linked" = "$opinions" ] && [ "$edges" -gt 0 ] || { echo "[fresh-clone] the citation network is not complete"; fail=1; }
 
-kill -INT "$pid"; wait "$pid" || true; pid=""
+kill -INT -- "-$pid"; wait "$pid" || true; pid=""
 grep -q 'stopping the API and processors' "$log" || { echo "[fresh-clone] Ctrl-C did not stop it cleanly"; tail -20 "$log"; fail=1; }
 [ $fail = 0 ] && echo "[fresh-clone] ok" || exit 1
