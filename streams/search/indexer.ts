@@ -99,6 +99,7 @@ export async function startSearchIndexer(deps: IndexerDeps, onIndexed?: (docs: I
       rowsOf.set(resource, [...(rowsOf.get(resource) ?? []), ...gone, ...await lastLiveRows(resource, keys)])
     }
     const indexed: IndexedDocument[] = []
+    const reloads = new Set<SearchType>()
     let documents = 0
     for (const type of Object.keys(SEARCH_TYPES) as SearchType[]) {
       const ids = new Set<number>()
@@ -128,10 +129,12 @@ export async function startSearchIndexer(deps: IndexerDeps, onIndexed?: (docs: I
         }
         await db.insert(searchTables(type).ingest, indexRows)
         await db.insert(SEARCH_RESULTS, results)
-        live.changed(type)
+        reloads.add(type)
         documents += chunk.length
       }
     }
+    // Committed only once searchable (see liveVersionReloader).
+    await Promise.all([...reloads].map((type) => live.changed(type)))
     if (onIndexed && indexed.length) await onIndexed(indexed)
     log.debug({ changes: changes.length, documents }, 'search documents indexed')
   }
@@ -151,7 +154,7 @@ export async function startSearchIndexer(deps: IndexerDeps, onIndexed?: (docs: I
   const stream = await startStream(def, deps)
   return {
     consumer: stream.consumer,
-    async stop() { await stream.stop(); await live.stop(); if (ownWatermarks) await watermarks.stop() },
+    async stop() { await stream.stop(); if (ownWatermarks) await watermarks.stop() },
   }
 }
 
@@ -159,29 +162,37 @@ export async function startSearchIndexer(deps: IndexerDeps, onIndexed?: (docs: I
  * Text queries count a posting only at its document's current version, which they read from the
  * type's live-version dictionary (domain/search/to-sql.ts). The dictionary's LIFETIME is not
  * enough: the embedded server (chDB) runs no periodic dictionary updates, and a server that does
- * would wait up to its lifetime. So the indexer reloads it after its inserts, in the background and
- * coalesced: at most one reload per type runs, and changes made meanwhile are covered by one more.
- * A change becomes searchable one reload after its insert (milliseconds at sample sizes, about a
- * second at a million documents); a catch-up of many batches costs few reloads, not one per batch.
+ * would wait up to its lifetime. So the indexer reloads it after its inserts, and a batch is
+ * committed only once a reload that started after its inserts has finished: what the indexer has
+ * committed is searchable. Reloads are coalesced per type: one runs at a time, and every change
+ * made while it runs is covered by the next one, so a catch-up of many batches costs few reloads.
  */
 function liveVersionReloader(db: Db, log: Logger) {
-  const dirty = new Set<SearchType>()
-  const running = new Map<SearchType, Promise<void>>()
-  const reload = async (type: SearchType) => {
-    while (dirty.has(type)) {
-      dirty.delete(type)
-      try { await db.command(refreshSql(type, { database: db.database })) } catch (err) {
-        log.warn({ type, err: (err as Error).message }, 'search index: reloading current versions failed; retrying on the next change')
-        return
-      }
+  interface State { started: number; finished: number; running: boolean; waiters: { after: number; done: (err?: Error) => void }[] }
+  const states = new Map<SearchType, State>()
+  const run = async (type: SearchType, st: State) => {
+    st.running = true
+    while (st.waiters.some((w) => w.after > st.finished)) {
+      const generation = ++st.started
+      let failure: Error | undefined
+      try { await db.command(refreshSql(type, { database: db.database })) } catch (err) { failure = err as Error }
+      st.finished = generation
+      const due = st.waiters.filter((w) => w.after <= generation)
+      st.waiters = st.waiters.filter((w) => w.after > generation)
+      if (failure) log.warn({ type, err: failure.message }, 'search index: reloading current versions failed')
+      for (const w of due) w.done(failure)
     }
+    st.running = false
   }
   return {
-    changed(type: SearchType) {
-      dirty.add(type)
-      if (running.has(type)) return
-      running.set(type, reload(type).finally(() => running.delete(type)))
+    /** Resolves once a reload that started after this call has finished (rejects if it failed: the batch is retried). */
+    changed(type: SearchType): Promise<void> {
+      let st = states.get(type)
+      if (!st) states.set(type, (st = { started: 0, finished: 0, running: false, waiters: [] }))
+      const state = st
+      const p = new Promise<void>((resolve, reject) => state.waiters.push({ after: state.started + 1, done: (err) => (err ? reject(err) : resolve()) }))
+      if (!state.running) void run(type, state)
+      return p
     },
-    async stop() { await Promise.all(running.values()) },
   }
 }

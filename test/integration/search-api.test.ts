@@ -54,6 +54,8 @@ t.test('search', async (t) => {
   const get = async (url: string) => { const r = await app.inject({ url, headers: { host: 'x.test' } }); return { status: r.statusCode, body: r.json() } }
   const ids = (body: { results: { cluster_id?: number; id?: number; docket_id?: number }[] }) => body.results.map((x) => x.cluster_id ?? x.id ?? x.docket_id)
   await waitFor(async () => (await get('/api/rest/v4/search/?type=o')).body.count === 26, 'every cluster indexed', 120_000, 300)
+  // The citation came after its cluster: the cluster's document is indexed again with it.
+  await waitFor(async () => (await get('/api/rest/v4/search/?q=citation:%22384%20U.S.%20436%22')).body.count === 1, 'the citation indexed with its cluster', 60_000, 300)
   await waitFor(async () => (await get('/api/rest/v4/search/?type=oa')).body.count === 1 && (await get('/api/rest/v4/search/?type=p')).body.count === 1 && (await get('/api/rest/v4/search/?type=rd')).body.count === 2, 'audio, judges and documents indexed', 60_000, 300)
 
   t.test('ranking: a case-name match above a body mention; a phrase above scattered words', async (t) => {
