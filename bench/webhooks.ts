@@ -20,9 +20,7 @@ import { Agent, request } from 'undici'
 import pMap from 'p-map'
 import { loadConfig } from '../core/config.js'
 import { createLogger } from '../core/logger.js'
-import { sql, ident } from '../core/sql.js'
-import { createDb } from '../core/clickhouse.js'
-import { createRuntime, prepare, startProcessors, stopAll, type Runtime } from '../bin/runtime.js'
+import { createRuntime, prepare, removeDeployment, startProcessors, stopAll, type Runtime } from '../bin/runtime.js'
 import { createUser } from '../bin/users.js'
 import { openPublisher } from '../schemas/events/publisher.js'
 import { openWebhookQueue } from '../schemas/events/webhook-queue.js'
@@ -74,14 +72,7 @@ async function withStack<T>(run: (rt: Runtime) => Promise<T>): Promise<T> {
     await prepare(rt)
     return await run(rt)
   } finally {
-    const admin = rt.kafka.admin()
-    await admin.connect()
-    const mine = (await admin.listTopics()).filter((n) => n.startsWith(cfg.topicPrefix))
-    if (mine.length) await admin.deleteTopics({ topics: mine }).catch(() => {})
-    await admin.disconnect()
-    const root = createDb(cfg, { useDatabase: false })
-    await root.command(sql`DROP DATABASE IF EXISTS ${ident(cfg.clickhouseDatabase)}`).catch(() => {})
-    await root.close()
+    await removeDeployment(rt)
     await rt.close()
   }
 }

@@ -17,6 +17,7 @@ import { openPublisher } from '../schemas/events/publisher.js'
 import { openWebhookQueue } from '../schemas/events/webhook-queue.js'
 import { createMailer, type Mailer } from '../connectors/mail.js'
 import { createRecordsGateway, type RecordsGateway } from '../connectors/records-gateway.js'
+import { sql, ident } from '../core/sql.js'
 
 export interface Runtime {
   cfg: Config; log: Logger; kafka: Kafka; registry: Registry; db: Db; catalogue: Catalogue; clock: Clock
@@ -57,6 +58,21 @@ export interface Stoppable { stop(): Promise<void> }
 /** The processor roles; each can run in its own process (`lds run --roles table-sink`) and in several instances. */
 export const PROCESSOR_ROLES = ['table-sink', 'citation-network', 'search-index', 'webhook-delivery', 'docket-alerts', 'archive-fetch', 'prayers', 'scheduler'] as const
 export type ProcessorRole = (typeof PROCESSOR_ROLES)[number]
+
+/**
+ * Removes what a deployment of this runtime's topic prefix and database holds: its topics and its
+ * ClickHouse database (a test's or a benchmark's, at its end). Best effort: what is already gone is fine.
+ */
+export async function removeDeployment(rt: Runtime): Promise<void> {
+  const admin = rt.kafka.admin()
+  await admin.connect()
+  try {
+    const mine = (await admin.listTopics()).filter((name) => name.startsWith(rt.cfg.topicPrefix))
+    if (mine.length) await admin.deleteTopics({ topics: mine }).catch(() => {})
+  } finally { await admin.disconnect() }
+  const root = createDb(rt.cfg, { useDatabase: false })
+  try { await root.command(sql`DROP DATABASE IF EXISTS ${ident(rt.cfg.clickhouseDatabase)}`).catch(() => {}) } finally { await root.close() }
+}
 
 /** Starts the given processors in this process; the returned list stops them in reverse order. */
 export async function startProcessors(rt: Runtime, roles: readonly ProcessorRole[] = PROCESSOR_ROLES): Promise<Stoppable[]> {

@@ -11,8 +11,7 @@ import type { FastifyInstance } from 'fastify'
 import { loadConfig, type Config } from '../../core/config.js'
 import { createLogger } from '../../core/logger.js'
 import { sql, ident } from '../../core/sql.js'
-import { createDb } from '../../core/clickhouse.js'
-import { createRuntime, prepare, type Runtime } from '../../bin/runtime.js'
+import { createRuntime, prepare, removeDeployment, type Runtime } from '../../bin/runtime.js'
 
 export function testConfig(overrides: Record<string, string> = {}): Config {
   const id = `t${Date.now().toString(36)}${randomBytes(3).toString('hex')}`
@@ -25,14 +24,7 @@ export async function testStack(t: Test, overrides: Record<string, string> = {})
   const rt = createRuntime(cfg, createLogger(cfg))
   await prepare(rt)
   t.teardown(async () => {
-    const admin = rt.kafka.admin()
-    await admin.connect()
-    const mine = (await admin.listTopics()).filter((name) => name.startsWith(cfg.topicPrefix))
-    if (mine.length) await admin.deleteTopics({ topics: mine }).catch(() => {})
-    await admin.disconnect()
-    const root = createDb(cfg, { useDatabase: false })
-    await root.command(sql`DROP DATABASE IF EXISTS ${ident(cfg.clickhouseDatabase)}`).catch(() => {})
-    await root.close()
+    await removeDeployment(rt)
     await rt.close()
     rmSync(readModelPath(cfg), { recursive: true, force: true })
   })
