@@ -1,6 +1,6 @@
 /**
  * The event side's benchmark:
- *   npx tsx bench/webhooks.ts [--quick] [--events N] [--entries N] [--alerts N] [--docs N]
+ *   npx tsx bench/webhooks.ts [--quick] [--events N] [--entries N] [--alerts N] [--docs N] [--matching-only]
  *
  * On the real stack (Kafka, registry, ClickHouse; its own topic prefix and database, removed at
  * the end), with a local receiver that answers 200 at once:
@@ -32,6 +32,8 @@ import { percentile, fmtInt, fmtMs, fmtRatio, table } from './lib/stats.js'
 const args = process.argv.slice(2)
 const argVal = (name: string) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : undefined }
 const quick = args.includes('--quick')
+/** Alert matching alone: no infrastructure needed (for profiling the percolator). */
+const MATCHING_ONLY = args.includes('--matching-only')
 const EVENTS = Number(argVal('--events') ?? (quick ? 4_000 : 20_000))
 const ENTRIES = Number(argVal('--entries') ?? (quick ? 40 : 200))
 const ALERTS = Number(argVal('--alerts') ?? 100_000)
@@ -222,6 +224,10 @@ function matchingCase() {
 }
 
 const m = matchingCase()
+if (MATCHING_ONLY) {
+  log(`alert matching, ${fmtInt(ALERTS)} alerts: ${fmtInt(m.indexedPerS)} docs/s (every alert: ${fmtInt(m.naivePerS)}); ${m.hitsPerDoc.toFixed(1)} hits per document; agree: ${m.agree}`)
+  process.exit(m.agree ? 0 : 1)
+}
 const p = await pipelineCases()
 
 log('')

@@ -20,6 +20,8 @@ export interface AnalyzedField {
   readonly positions: ReadonlyMap<string, readonly number[]>
   /** number of real tokens (BM25 field length) */
   readonly length: number
+  /** Whether some token starts with `prefix` (a binary search over the distinct tokens, sorted once). */
+  hasPrefix(prefix: string): boolean
 }
 
 export type FieldValue = string | number | boolean
@@ -30,6 +32,13 @@ export interface AnalyzedDoc {
   readonly text: Readonly<Record<string, AnalyzedField>>
   /** by column, every non-text field of the type ([] when absent) */
   readonly values: Readonly<Record<string, readonly FieldValue[]>>
+  /**
+   * The tokens of the type's default fields together (what an unfielded term or prefix reads), so
+   * that a percolated alert asks one set instead of each field in turn. Built on first use.
+   */
+  readonly defaultTokens: ReadonlySet<string>
+  /** Whether a token of a default field starts with `prefix`. */
+  hasDefaultPrefix(prefix: string): boolean
 }
 
 export type SearchDocument = Readonly<Record<string, unknown>> & { readonly id: number }
@@ -53,6 +62,11 @@ class TextField implements AnalyzedField {
     }
     this.map = map
     return map
+  }
+
+  private sorted: string[] | undefined
+  hasPrefix(prefix: string): boolean {
+    return startsSomeToken((this.sorted ??= [...this.positions.keys()].sort()), prefix)
   }
 }
 
@@ -99,5 +113,31 @@ export function analyzeDocument(type: SearchType, doc: SearchDocument): Analyzed
     if (f.kind === 'text') text[f.column] = analyzeText(list(raw))
     else values[f.column] = list(raw).map((v) => coerce(f, v)).filter((v): v is FieldValue => v !== null)
   }
-  return { id: doc.id, text, values }
+  return new Document(doc.id, text, values, spec.defaults.map((f) => f.column))
+}
+
+class Document implements AnalyzedDoc {
+  private defaultSet: Set<string> | undefined
+  private sorted: string[] | undefined
+  constructor(readonly id: number, readonly text: Record<string, AnalyzedField>, readonly values: Record<string, FieldValue[]>, private readonly defaults: readonly string[]) {}
+  get defaultTokens(): ReadonlySet<string> {
+    return (this.defaultSet ??= tokenSet(this.defaults.map((c) => this.text[c])))
+  }
+  hasDefaultPrefix(prefix: string): boolean {
+    return startsSomeToken((this.sorted ??= [...this.defaultTokens].sort()), prefix)
+  }
+}
+
+function tokenSet(fields: readonly AnalyzedField[]): Set<string> {
+  const out = new Set<string>()
+  for (const f of fields) for (const t of f.tokens) if (t !== VALUE_GAP) out.add(t)
+  return out
+}
+
+/** Binary search in sorted distinct tokens: the first one not below `prefix` is the only candidate. */
+function startsSomeToken(sorted: readonly string[], prefix: string): boolean {
+  let lo = 0
+  let hi = sorted.length
+  while (lo < hi) { const mid = (lo + hi) >>> 1; if (sorted[mid] < prefix) lo = mid + 1; else hi = mid }
+  return lo < sorted.length && sorted[lo].startsWith(prefix)
 }

@@ -33,4 +33,4 @@ export {
 export { searchRequest, requestAst, anchorTokens, SearchRequestError, DEFAULT_ORDER, type SearchRequest, type OrderKey } from './request.js'
 export { highlighter, SNIPPET_SIZE, type Highlighter } from './highlight.js'
 export { presentResult, type PresentOptions } from './results.js'
-export { createQueryIndex, documentTokens, type QueryIndex, type StoredQuery } from './percolate.js'
+export { createQueryIndex, type QueryIndex, type StoredQuery } from './percolate.js'

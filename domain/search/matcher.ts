@@ -33,7 +33,7 @@ export function fieldOf(spec: SearchTypeSpec, field: string): SearchField {
   return f
 }
 
-const EMPTY: AnalyzedField = { tokens: [], positions: new Map(), length: 0 }
+const EMPTY: AnalyzedField = { tokens: [], positions: new Map(), length: 0, hasPrefix: () => false }
 
 export function phraseAt(f: AnalyzedField, toks: readonly string[]): boolean {
   const first = f.positions.get(toks[0])
@@ -83,6 +83,7 @@ function compile(node: Node, spec: SearchTypeSpec): Matcher {
     case 'term': {
       const cols = textFieldsOf(spec, node.field).map((f) => f.column)
       const t = node.token
+      if (node.field === null) return (d) => d.defaultTokens.has(t)
       if (cols.length === 1) { const c = cols[0]; return (d) => (d.text[c] ?? EMPTY).positions.has(t) }
       return (d) => { for (const c of cols) if ((d.text[c] ?? EMPTY).positions.has(t)) return true; return false }
     }
@@ -99,11 +100,9 @@ function compile(node: Node, spec: SearchTypeSpec): Matcher {
         const c = fieldOf(spec, node.field).column
         return (d) => (d.values[c] ?? []).some((v) => typeof v === 'string' && v.startsWith(p))
       }
+      if (node.field === null) return (d) => d.hasDefaultPrefix(p)
       const cols = textFieldsOf(spec, node.field).map((f) => f.column)
-      return (d) => {
-        for (const c of cols) for (const t of (d.text[c] ?? EMPTY).positions.keys()) if (t.startsWith(p)) return true
-        return false
-      }
+      return (d) => { for (const c of cols) if ((d.text[c] ?? EMPTY).hasPrefix(p)) return true; return false }
     }
     case 'value': {
       const c = fieldOf(spec, node.field).column

@@ -170,14 +170,17 @@ export function requestAst(r: SearchRequest): Node {
  */
 /** Marks an anchor that is a prefix of a document token rather than a whole token. */
 export const PREFIX_ANCHOR = '\u0001'
+/** Marks an anchor that must be in one field: FIELD_ANCHOR field FIELD_ANCHOR token. */
+export const FIELD_ANCHOR = '\u0002'
+const anchor = (field: string | null, token: string) => (field === null ? token : `${FIELD_ANCHOR}${field}${FIELD_ANCHOR}${token}`)
 
 export function anchorTokens(n: Node): Set<string> | null {
   switch (n.kind) {
-    case 'term': return new Set([n.token])
+    case 'term': return new Set([anchor(n.field, n.token)])
     // Unfielded prefixes match text tokens only: filed as PREFIX_ANCHOR + prefix (percolate.ts
     // looks up every prefix of a document's tokens).
     case 'prefix': return n.field === null && n.prefix ? new Set([PREFIX_ANCHOR + n.prefix]) : null
-    case 'phrase': return n.tokens.length ? new Set([n.tokens[0]]) : null
+    case 'phrase': return n.tokens.length ? new Set([anchor(n.field, n.tokens[0])]) : null
     case 'none': return new Set()
     case 'and': {
       let best: Set<string> | null = null

@@ -54,6 +54,9 @@ t.test('the query index finds exactly what trying every query finds', async (t) 
   const shapes = [
     () => `q=${pick()}`, () => `q=${pick()}%20AND%20${pick()}`, () => `q=${pick()}%20OR%20${pick()}`, () => `q=%22${pick()}%20${pick()}%22`,
     () => `q=${pick()}%20-${pick()}`, () => `q=-${pick()}`, () => `court=${rand(2) ? 'scotus' : 'ca1'}`, () => `q=${pick().slice(0, 4)}*`,
+    // fielded anchors (tried only when that field holds the word), prefixes among ORs, fielded prefixes
+    () => `q=caseName:${pick()}`, () => `q=caseName:%22${pick()}%20${pick()}%22`, () => `q=${pick()}%20OR%20${pick().slice(0, 3)}*`,
+    () => `q=caseName:${pick().slice(0, 3)}*`, () => `q=caseName:${pick()}%20AND%20${pick()}`, () => `q=${pick()}&court=scotus`,
   ]
   const index = createQueryIndex()
   const all: { id: number; type: SearchType; ast: ReturnType<typeof requestAst>; matches: ReturnType<typeof compileMatcher> }[] = []
@@ -64,6 +67,7 @@ t.test('the query index finds exactly what trying every query finds', async (t) 
     index.add(q)
   }
   for (let i = 0; i < 150; i++) index.remove(1 + rand(600))
+  for (let i = 0; i < 30; i++) { const q = all[rand(600)]; index.add(q) } // some come back, none twice
   const live = all.filter((q) => index.get(q.id))
   for (let d = 0; d < 200; d++) {
     const doc = analyzeDocument('o', { id: d, case_name: `${pick()} v. ${pick()}`, text: Array.from({ length: 6 }, pick).join(' '), court_id: rand(2) ? 'scotus' : 'ca1' })
