@@ -48,6 +48,11 @@ export interface DeliveryDeps {
   panelUrl?: string
 }
 
+/** undici's names for an attempt that ran out of time (connecting, waiting for headers, reading the body). */
+const TIMEOUTS = new Set(['ConnectTimeoutError', 'HeadersTimeoutError', 'BodyTimeoutError', 'TimeoutError', 'AbortError'])
+
+class BodyOutOfTime extends Error { override name = 'BodyTimeoutError' }
+
 export interface DeliveryStats { attempted: number; delivered: number; failed: number; held: number }
 
 /** An undici agent whose connections only reach allowed addresses, checked after DNS resolution. */
@@ -100,20 +105,24 @@ export async function startWebhookDelivery(deps: DeliveryDeps) {
   async function post(endpoint: Row, e: QueuedEvent) {
     const started = performance.now()
     try {
+      // The agent's connect, headers and body timeouts bound the attempt (no timer and signal per request).
       const res = await request(String(endpoint.url), {
-        method: 'POST', dispatcher: agent, signal: AbortSignal.timeout(RESPONSE_TIMEOUT_MS), body: e.content,
+        method: 'POST', dispatcher: agent, body: e.content,
         headers: { 'content-type': DELIVERY_CONTENT_TYPE, 'idempotency-key': e.event_id, 'user-agent': 'lds-webhooks/1', ...signatureHeaders(String(endpoint.secret), e.event_id, Date.now(), e.content) },
       })
-      const elapsedMs = performance.now() - started
+      // The body gets what is left of the second: a receiver trickling it cannot hold the attempt.
+      const cut = setTimeout(() => res.body.destroy(new BodyOutOfTime()), Math.max(0, RESPONSE_TIMEOUT_MS - (performance.now() - started)))
       let body = Buffer.alloc(0)
-      for await (const chunk of res.body) {
-        body = Buffer.concat([body, chunk as Buffer])
-        if (body.length >= RESPONSE_BODY_LIMIT) { res.body.destroy(); break }
-      }
-      return classifyAttempt({ status: res.statusCode, elapsedMs, body: body.subarray(0, RESPONSE_BODY_LIMIT) })
+      try {
+        for await (const chunk of res.body) {
+          body = Buffer.concat([body, chunk as Buffer])
+          if (body.length >= RESPONSE_BODY_LIMIT) { res.body.destroy(); break }
+        }
+      } finally { clearTimeout(cut) }
+      return classifyAttempt({ status: res.statusCode, elapsedMs: performance.now() - started, body: body.subarray(0, RESPONSE_BODY_LIMIT) })
     } catch (err) {
       const e2 = err as Error
-      return classifyAttempt({ error: e2.name === 'TimeoutError' || e2.name === 'AbortError' ? `No response within ${RESPONSE_TIMEOUT_MS} ms.` : e2.message })
+      return classifyAttempt({ error: TIMEOUTS.has(e2.name) ? `No response within ${RESPONSE_TIMEOUT_MS} ms.` : e2.message })
     }
   }
 

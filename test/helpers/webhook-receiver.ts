@@ -21,6 +21,8 @@ export interface Answer {
   headers?: Record<string, string>
   /** Hold the answer this long (ms of wall time) before sending it. */
   delayMs?: number
+  /** Send the status and headers at once, but the body only after this long. */
+  bodyDelayMs?: number
 }
 
 export type Behaviour = Answer | ((d: Delivery) => Answer | Promise<Answer>)
@@ -29,6 +31,8 @@ export const ok = (status = 200, body = '{"ok":true}'): Answer => ({ status, bod
 export const fail = (status = 500, body = 'failure'): Answer => ({ status, body })
 /** Answers 200, but only after `ms`: too late when ms exceeds the sender's timeout. */
 export const timeout = (ms = 1500): Answer => ({ status: 200, body: 'late', delayMs: ms })
+/** Answers 200 at once and sends the body `ms` later: a receiver that trickles its answer. */
+export const slowBody = (ms = 1500): Answer => ({ status: 200, body: 'late body', bodyDelayMs: ms })
 export const redirect = (location = 'https://elsewhere.example/hook', status = 302): Answer => ({ status, headers: { location } })
 
 export interface Delivery {
@@ -100,7 +104,10 @@ export async function startWebhookReceiver(opts: ReceiverOptions = {}): Promise<
     const send = () => {
       if (res.destroyed) return
       res.writeHead(answer.status, answer.headers ?? {})
-      res.end(answer.body ?? '')
+      if (!answer.bodyDelayMs) { res.end(answer.body ?? ''); return }
+      res.flushHeaders()
+      const timer = setTimeout(() => { timers.delete(timer); if (!res.destroyed) res.end(answer.body ?? '') }, answer.bodyDelayMs)
+      timers.add(timer)
     }
     if (answer.delayMs) {
       const timer = setTimeout(() => { timers.delete(timer); send() }, answer.delayMs)

@@ -8,7 +8,7 @@
 import t, { type Test } from 'tap'
 import { Webhook } from 'standardwebhooks'
 import { testStack, testUser, waitFor } from '../helpers/stack.js'
-import { startWebhookReceiver, ok, fail } from '../helpers/webhook-receiver.js'
+import { startWebhookReceiver, ok, fail, timeout, slowBody } from '../helpers/webhook-receiver.js'
 import { startSmtpSink } from '../helpers/smtp-sink.js'
 import { startProcessors, stopAll, type Runtime } from '../../bin/runtime.js'
 import { buildApp } from '../../api/app.js'
@@ -137,4 +137,20 @@ t.test('a test event: sent even to a disabled endpoint, never retried, never cou
   const insecure = await app.inject({ method: 'POST', url: '/api/rest/v4/webhooks/', headers, payload: { url: 'ftp://example.org/', event_type: 1 } })
   t.equal(insecure.statusCode, 400)
   t.ok(insecure.json().url, 'a bad URL is refused on `url`')
+})
+
+t.test('an answer later than one second fails the attempt, whether the headers or the body are late', async (t) => {
+  const receiver = await startWebhookReceiver()
+  t.teardown(() => receiver.close())
+  receiver.queue(timeout(1_500), slowBody(1_500))
+  const { rt, app, token } = await stack(t, 36_000)
+  const headers = { authorization: `Token ${token}`, host: 'x.test' }
+  const hook = (await app.inject({ method: 'POST', url: '/api/rest/v4/webhooks/', headers, payload: { url: receiver.url, event_type: 3, enabled: true } })).json()
+  const emitter = await emitterFor(t, rt, app)
+  const [event] = await emitter.emit({ userId: app.readModel!.store.get('webhooks', hook.id)!.user_id as number, eventType: 3, payload: () => ({ id: 1, status: 2 }) })
+  const deliveries = await receiver.waitFor(3, 30_000)
+  t.same(deliveries.map((d) => d.idempotencyKey), [event.event_id, event.event_id, event.event_id], 'late twice, then delivered on the second retry')
+  const delivered = await waitFor(async () => { const r = (await app.inject({ url: `/api/rest/v4/webhooks/${hook.id}/events/`, headers })).json(); return r.results?.[0]?.status === 2 && r.results[0] }, 'the event delivered', 20_000)
+  t.equal(delivered.retry_counter, 2, 'two failed attempts counted')
+  t.equal((await app.inject({ url: `/api/rest/v4/webhooks/${hook.id}/`, headers })).json().failure_count, 2)
 })
