@@ -12,7 +12,7 @@
  * 2. Docket entry → webhook: entries published one at a time to a followed docket; latency from
  *    the publish acknowledgement to the receiver → p50, p99. Goal p99 ≤ 1 s.
  * 3. Alert matching (in process): 100,000 stored search alerts over a 30,000-word Zipf vocabulary,
- *    documents of 1,000 words matched through the percolation index → documents/s; the peer is trying every alert per document
+ *    documents of 1,000 words matched through the percolation index → documents/s (median of 3 rounds); the peer is trying every alert per document
  *    (measured on a sample of documents). Goal ≥ 5,000 documents/s.
  */
 import http from 'node:http'
@@ -48,6 +48,10 @@ const ENDPOINTS = 16
 const CONCURRENCY = 64
 /** Emits in flight at once while the queue is fed. */
 const EMITTERS = 8
+/** Documents analyzed at a time in the matching case. */
+const CHUNK = 500
+/** Rounds of the matching case (the median is reported). */
+const MATCH_ROUNDS = quick ? 1 : 3
 
 stopChildrenOnExit()
 const log = (s: string) => process.stdout.write(s + '\n')
@@ -249,17 +253,29 @@ function matchingCase() {
     index.add(q)
   }
   const compileSeconds = (performance.now() - c0) / 1000
-  step(`analyzing ${fmtInt(DOCS)} documents`)
-  const docs = Array.from({ length: DOCS }, (_, i) => analyzeDocument('o', {
-    id: i, case_name: `${frequent()} v. ${frequent()}`, court_id: rand(2) ? 'scotus' : 'ca9',
+  const makeDoc = (id: number) => analyzeDocument('o', {
+    id, case_name: `${frequent()} v. ${frequent()}`, court_id: rand(2) ? 'scotus' : 'ca9',
     text: Array.from({ length: 1_000 }, frequent).join(' '),
-  }))
-  step('matching through the index')
+  })
+  // Documents arrive as a stream and are dropped once matched: analyzed a chunk at a time (not
+  // timed), so the heap does not hold millions of tokens the collector would walk during matching.
+  step(`matching ${fmtInt(DOCS)} documents through the index, analyzed ${CHUNK} at a time`)
+  // Rounds of fresh documents; the median round is reported (this machine's other work varies).
   let hits = 0
-  const m0 = performance.now()
-  for (const d of docs) hits += index.match('o', d).length
-  const indexedPerS = DOCS / ((performance.now() - m0) / 1000)
-  const sample = docs.slice(0, Math.max(20, Math.round(DOCS / 100)))
+  const rates: number[] = []
+  for (let round = 0; round < MATCH_ROUNDS; round++) {
+    let matchMs = 0
+    for (let start = 0; start < DOCS; start += CHUNK) {
+      const chunk = Array.from({ length: Math.min(CHUNK, DOCS - start) }, (_, j) => makeDoc(round * DOCS + start + j))
+      const m0 = performance.now()
+      for (const d of chunk) hits += index.match('o', d).length
+      matchMs += performance.now() - m0
+    }
+    rates.push(DOCS / (matchMs / 1000))
+    step(`  round ${round + 1}: ${fmtInt(rates[round])} documents/s`)
+  }
+  const indexedPerS = rates.sort((a, b) => a - b)[Math.floor(rates.length / 2)]
+  const sample = Array.from({ length: Math.max(20, Math.round(DOCS / 100)) }, (_, i) => makeDoc(MATCH_ROUNDS * DOCS + i))
   step(`peer: every alert per document, on ${sample.length} documents`)
   let naiveHits = 0
   const n0 = performance.now()
@@ -267,7 +283,7 @@ function matchingCase() {
   const naivePerS = sample.length / ((performance.now() - n0) / 1000)
   let sampleHits = 0
   for (const d of sample) sampleHits += index.match('o', d).length
-  return { compileSeconds, indexedPerS, naivePerS, hitsPerDoc: hits / DOCS, agree: sampleHits === naiveHits }
+  return { compileSeconds, indexedPerS, naivePerS, hitsPerDoc: hits / (DOCS * MATCH_ROUNDS), agree: sampleHits === naiveHits }
 }
 
 const m = matchingCase()
