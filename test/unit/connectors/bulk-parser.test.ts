@@ -1,6 +1,7 @@
 import t from 'tap'
 import { parse } from 'csv-parse/sync'
 import { CopyCsvParser } from '../../../connectors/bulk/parser.js'
+import { createRng } from '../../../connectors/sample/random.js'
 
 /** Parse `text` fed in pieces cut at `cuts`; returns plain data for comparisons. */
 function parseAll(text: string, cuts: number[] = [], opts = {}) {
@@ -64,8 +65,8 @@ t.test('record size limit and raw truncation', async (t) => {
 })
 
 t.test('agrees with csv-parse on random well-formed COPY output', async (t) => {
-  let seed = 7
-  const rnd = (n: number) => { seed = (seed * 1103515245 + 12345) % 2 ** 31; return seed % n }
+  const rng = createRng(7)
+  const rnd = (n: number) => rng.int(0, n - 1)
   const alphabet = ['a', 'b', ' ', ',', '`', '\n', '\r\n', 'é', '—', '"', "'", '\\', '\t', '😀']
   const value = () => {
     if (rnd(6) === 0) return null

@@ -4,6 +4,7 @@
  */
 import t from 'tap'
 import { searchRequest, requestAst, compileMatcher, analyzeDocument, highlighter, createQueryIndex, SearchRequestError, show, type SearchType } from '../../../domain/search/index.js'
+import { createRng } from '../../../connectors/sample/random.js'
 
 const req = (q: string) => searchRequest(new URLSearchParams(q))
 /** The field errors a request is refused with, or null. */
@@ -48,8 +49,8 @@ t.test('highlighting and snippets', async (t) => {
 
 t.test('the query index finds exactly what trying every query finds', async (t) => {
   const words = ['privacy', 'search', 'seizure', 'warrant', 'speech', 'religion', 'contract', 'tort', 'fraud', 'appeal', 'habeas', 'custody']
-  let seed = 7
-  const rand = (n: number) => { seed = (seed * 1103515245 + 12345) % 2 ** 31; return seed % n }
+  const rng = createRng(7)
+  const rand = (n: number) => rng.int(0, n - 1)
   const pick = () => words[rand(words.length)]
   const shapes = [
     () => `q=${pick()}`, () => `q=${pick()}%20AND%20${pick()}`, () => `q=${pick()}%20OR%20${pick()}`, () => `q=%22${pick()}%20${pick()}%22`,
