@@ -12,7 +12,8 @@
  * 2. Docket entry → webhook: entries published one at a time to a followed docket; latency from
  *    the publish acknowledgement to the receiver → p50, p99. Goal p99 ≤ 1 s.
  * 3. Alert matching (in process): 100,000 stored search alerts over a 30,000-word Zipf vocabulary,
- *    documents of 1,000 words matched through the percolation index → documents/s (median of 3 rounds); the peer is trying every alert per document
+ *    documents of 1,000 words matched through the percolation index in batches of 500 (as the
+ *    percolator takes a consumed batch) → documents/s (median of 3 rounds), and one at a time; the peer is trying every alert per document
  *    (measured on a sample of documents). Goal ≥ 5,000 documents/s.
  */
 import http from 'node:http'
@@ -271,7 +272,8 @@ function matchingCase() {
     for (let start = 0; start < DOCS; start += CHUNK) {
       const chunk = Array.from({ length: Math.min(CHUNK, DOCS - start) }, (_, j) => makeDoc(round * DOCS + start + j))
       const m0 = performance.now()
-      for (const d of chunk) hits += index.match('o', d).length
+      // As the percolator does with a consumed batch: the whole chunk at once.
+      for (const matched of index.matchBatch('o', chunk)) hits += matched.length
       matchMs += performance.now() - m0
     }
     rates.push(DOCS / (matchMs / 1000))
@@ -284,14 +286,18 @@ function matchingCase() {
   const n0 = performance.now()
   for (const d of sample) for (const q of all) if (q.matches(d)) naiveHits++
   const naivePerS = sample.length / ((performance.now() - n0) / 1000)
+  // One document at a time (a batch of one, as a lone update arrives): the same answer, its own rate.
   let sampleHits = 0
+  const o0 = performance.now()
   for (const d of sample) sampleHits += index.match('o', d).length
-  return { compileSeconds, indexedPerS, naivePerS, hitsPerDoc: hits / (DOCS * MATCH_ROUNDS), agree: sampleHits === naiveHits }
+  const oneAtATimePerS = sample.length / ((performance.now() - o0) / 1000)
+  const batchHits = index.matchBatch('o', sample).reduce((n, x) => n + x.length, 0)
+  return { compileSeconds, indexedPerS, oneAtATimePerS, naivePerS, hitsPerDoc: hits / (DOCS * MATCH_ROUNDS), agree: sampleHits === naiveHits && batchHits === naiveHits }
 }
 
 const m = matchingCase()
 if (MATCHING_ONLY) {
-  log(`alert matching, ${fmtInt(ALERTS)} alerts: ${fmtInt(m.indexedPerS)} docs/s (every alert: ${fmtInt(m.naivePerS)}); ${m.hitsPerDoc.toFixed(1)} hits per document; agree: ${m.agree}`)
+  log(`alert matching, ${fmtInt(ALERTS)} alerts: ${fmtInt(m.indexedPerS)} docs/s in batches of ${CHUNK}, ${fmtInt(m.oneAtATimePerS)} one at a time (every alert: ${fmtInt(m.naivePerS)}); ${m.hitsPerDoc.toFixed(1)} hits per document; agree: ${m.agree}`)
   process.exit(m.agree ? 0 : 1)
 }
 const p = await pipelineCases()
@@ -305,7 +311,8 @@ log(table([
   [`events queued/s (${EMITTERS} emits in flight)`, fmtInt(p.queuedPerS), '', '', ''],
   ['docket entry → webhook p50 (ms)', fmtMs(p.p50), '', '', ''],
   ['docket entry → webhook p99 (ms)', fmtMs(p.p99), '', '', '≤ 1,000 ms'],
-  [`alert matching, ${fmtInt(ALERTS)} alerts (docs/s)`, fmtInt(m.indexedPerS), `${fmtInt(m.naivePerS)} (every alert)`, fmtRatio(m.indexedPerS / m.naivePerS), '≥ 5,000/s'],
+  [`alert matching, ${fmtInt(ALERTS)} alerts, one at a time (docs/s)`, fmtInt(m.oneAtATimePerS), '', '', ''],
+  [`alert matching, ${fmtInt(ALERTS)} alerts, batches of ${CHUNK} (docs/s)`, fmtInt(m.indexedPerS), `${fmtInt(m.naivePerS)} (every alert)`, fmtRatio(m.indexedPerS / m.naivePerS), '≥ 5,000/s'],
 ]))
 log('')
 log(`${fmtInt(p.delivered)} events delivered in ${p.deliverySeconds.toFixed(1)} s (queued beforehand at ${fmtInt(p.queuedPerS)}/s by ${EMITTERS} concurrent emits); ${p.lost} entries never arrived; ${m.hitsPerDoc.toFixed(1)} alert hits per document; index and every-alert agree: ${m.agree}; ${fmtInt(ALERTS)} alerts compiled in ${m.compileSeconds.toFixed(1)} s`)

@@ -88,7 +88,16 @@ export async function startPercolator(deps: SourceDeps): Promise<Percolator> {
     get size() { return index.size },
     async percolate(docs) {
       const hits: { alert: CompiledAlert; doc: IndexedDocument }[] = []
-      for (const doc of docs) for (const alert of index.match(doc.type, doc.analyzed)) hits.push({ alert, doc })
+      // A consumed batch is matched a type at a time, the whole batch at once (percolate-batch.ts).
+      const byType = new Map<IndexedDocument['type'], IndexedDocument[]>()
+      for (const doc of docs) {
+        const list = byType.get(doc.type)
+        if (list) list.push(doc)
+        else byType.set(doc.type, [doc])
+      }
+      for (const [type, ofType] of byType) {
+        index.matchBatch(type, ofType.map((d) => d.analyzed)).forEach((alerts, i) => { for (const alert of alerts) hits.push({ alert, doc: ofType[i] }) })
+      }
       if (!hits.length) return
       // Hits already recorded (a document changed again, a replayed batch) are not new.
       const alertIds = [...new Set(hits.map((h) => h.alert.id))]

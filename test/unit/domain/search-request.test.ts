@@ -58,6 +58,7 @@ t.test('the query index finds exactly what trying every query finds', async (t) 
     // fielded anchors (tried only when that field holds the word), prefixes among ORs, fielded prefixes
     () => `q=caseName:${pick()}`, () => `q=caseName:%22${pick()}%20${pick()}%22`, () => `q=${pick()}%20OR%20${pick().slice(0, 3)}*`,
     () => `q=caseName:${pick().slice(0, 3)}*`, () => `q=caseName:${pick()}%20AND%20${pick()}`, () => `q=${pick()}&court=scotus`,
+    () => `q=${pick()}&filed_after=1970-01-01`, () => `q=%22${pick()}%20${pick()}%22~3`, () => `q=NOT%20(${pick()}%20OR%20${pick()})`, () => 'q=',
   ]
   const index = createQueryIndex()
   const all: { id: number; type: SearchType; ast: ReturnType<typeof requestAst>; matches: ReturnType<typeof compileMatcher> }[] = []
@@ -70,11 +71,16 @@ t.test('the query index finds exactly what trying every query finds', async (t) 
   for (let i = 0; i < 150; i++) index.remove(1 + rand(600))
   for (let i = 0; i < 30; i++) { const q = all[rand(600)]; index.add(q) } // some come back, none twice
   const live = all.filter((q) => index.get(q.id))
-  for (let d = 0; d < 200; d++) {
-    const doc = analyzeDocument('o', { id: d, case_name: `${pick()} v. ${pick()}`, text: Array.from({ length: 6 }, pick).join(' '), court_id: rand(2) ? 'scotus' : 'ca1' })
-    const viaIndex = index.match('o', doc).map((q) => q.id).sort((a, b) => a - b)
+  const docs = Array.from({ length: 600 }, (_, d) => analyzeDocument('o', { id: d, case_name: `${pick()} v. ${pick()}`, text: Array.from({ length: 6 }, pick).join(' '), court_id: rand(2) ? 'scotus' : 'ca1', date_filed: `19${50 + rand(50)}-01-01` }))
+  const batched = index.matchBatch('o', docs) // 600 documents: a full batch of 512 and one of 88
+  let differ = 0
+  docs.forEach((doc, d) => {
     const every = live.filter((q) => q.matches(doc)).map((q) => q.id)
-    t.same(viaIndex, every, `document ${d}`)
-  }
+    if (d < 200) t.same(index.match('o', doc).map((q) => q.id).sort((a, b) => a - b), every, `document ${d}`)
+    const viaBatch = batched[d].map((q) => q.id).sort((a, b) => a - b)
+    if (JSON.stringify(viaBatch) !== JSON.stringify(every)) { differ++; t.same(viaBatch, every, `document ${d}, in a batch`) }
+  })
+  t.equal(differ, 0, 'a batch finds for each document what trying every query finds')
+  t.ok(new Set(batched.map((x) => x.length)).size > 5, 'documents match different numbers of queries')
   t.equal(index.size, live.length)
 })
