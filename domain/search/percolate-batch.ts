@@ -184,11 +184,13 @@ function compile(node: Node, spec: SearchTypeSpec, type: SearchType): BitsQuery 
       const checks = docwise.map((c) => compileMatcher(c, type))
       return (b) => {
         let acc: Bits | undefined
+        let owned = false // the first child's bits may be the batch index's: copied before changing
         for (const q of bitwise) {
           const bits = q(b)
           if (!bits) return undefined
-          acc = acc ? and2(acc, bits) : bits
-          if (isEmpty(acc)) return undefined
+          if (!acc) acc = bits
+          else if (owned) { if (!andInto(acc, bits)) return undefined }
+          else { acc = and2(acc, bits); owned = true; if (isEmpty(acc)) return undefined }
         }
         for (const m of checks) {
           acc = b.filter(m, acc)
@@ -216,6 +218,13 @@ function compile(node: Node, spec: SearchTypeSpec, type: SearchType): BitsQuery 
       }
     }
   }
+}
+
+/** a ∩= b; whether anything is left. */
+function andInto(a: Bits, b: Bits): boolean {
+  let any = 0
+  for (let w = 0; w < a.length; w++) any |= (a[w] &= b[w])
+  return any !== 0
 }
 
 /** a ∩ b as a new set (neither is changed: they may be the batch index's own). */
