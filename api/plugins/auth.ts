@@ -45,18 +45,25 @@ export function parseAuthorization(header: string | undefined): Credentials {
 
 export function installAuth(app: FastifyInstance, deps: { users?: UserDirectory }): void {
   app.decorateRequest('user', null)
-  app.addHook('onRequest', async (req: FastifyRequest) => {
+  const required = (req: FastifyRequest) => (req.routeOptions.config?.auth === 'required' && !req.user ? notAuthenticated() : undefined)
+  // Callback style: tokens and anonymous calls (nearly every request) are answered without a promise;
+  // only a password check waits.
+  app.addHook('onRequest', (req: FastifyRequest, _reply, done) => {
     const c = parseAuthorization(req.headers.authorization)
-    if (c.scheme === 'bearer') throw new LdsError('LDS_ERR_INVALID_TOKEN', { detail: 'Invalid or expired bearer token.' })
+    if (c.scheme === 'bearer') return done(new LdsError('LDS_ERR_INVALID_TOKEN', { detail: 'Invalid or expired bearer token.' }))
     if (c.scheme === 'basic') {
-      const user = await deps.users?.byPassword(c.username, c.password) ?? null
-      if (!user) throw new LdsError('LDS_ERR_NOT_AUTHENTICATED', { detail: 'Invalid username/password.' })
-      req.user = user
-    } else if (c.scheme === 'token') {
+      Promise.resolve(deps.users?.byPassword(c.username, c.password) ?? null).then((user) => {
+        if (!user) return done(new LdsError('LDS_ERR_NOT_AUTHENTICATED', { detail: 'Invalid username/password.' }))
+        req.user = user
+        done(required(req))
+      }, done)
+      return
+    }
+    if (c.scheme === 'token') {
       const user = deps.users?.byToken(c.key) ?? null
-      if (!user) throw new LdsError('LDS_ERR_INVALID_TOKEN')
+      if (!user) return done(new LdsError('LDS_ERR_INVALID_TOKEN'))
       req.user = user
     }
-    if (req.routeOptions.config?.auth === 'required' && !req.user) throw notAuthenticated()
+    done(required(req))
   })
 }

@@ -16,7 +16,8 @@ export function registerHealth(app: FastifyInstance, deps: { db: Db; kafka?: Kaf
     return reply.status(ok ? 200 : 503).send({ status: ok ? 'ok' : 'unavailable', checks })
   })
   app.get('/metrics', async (_req, reply) => reply.type(metricsRegistry.contentType).send(await metricsRegistry.metrics()))
-  app.addHook('onResponse', async (req, reply) => {
+  app.addHook('onResponse', (req, reply, done) => {
     httpRequests.inc({ method: req.method, route: req.routeOptions?.url ?? 'unmatched', status: String(reply.statusCode) })
+    done()
   })
 }

@@ -82,11 +82,12 @@ export function registerRoot(app: FastifyInstance, opts: VersioningOptions = { v
     }))
   }
   // v3 is kept for migration: say so on every answer, with the date it goes and where to go.
-  app.addHook('onSend', async (req, reply, payload) => {
-    if (!req.url.startsWith('/api/rest/v3/')) return payload
-    reply.header('Deprecation', 'true')
-    reply.header('Sunset', opts.v3Sunset)
-    reply.header('Link', `<${requestOrigin(req)}${req.url.replace('/api/rest/v3/', '/api/rest/v4/')}>; rel="successor-version"`)
-    return payload
+  app.addHook('onSend', (req, reply, payload, done) => {
+    if (req.url.startsWith('/api/rest/v3/')) {
+      reply.header('Deprecation', 'true')
+      reply.header('Sunset', opts.v3Sunset)
+      reply.header('Link', `<${requestOrigin(req)}${req.url.replace('/api/rest/v3/', '/api/rest/v4/')}>; rel="successor-version"`)
+    }
+    done(null, payload)
   })
 }
