@@ -134,10 +134,16 @@ function tokenSet(fields: readonly AnalyzedField[]): Set<string> {
   return out
 }
 
-/** Binary search in sorted distinct tokens: the first one not below `prefix` is the only candidate. */
-function startsSomeToken(sorted: readonly string[], prefix: string): boolean {
+/** The index of the first of the sorted tokens not below `key` (tokens starting with `key` begin there). */
+export function firstNotBelow(sorted: readonly string[], key: string): number {
   let lo = 0
   let hi = sorted.length
-  while (lo < hi) { const mid = (lo + hi) >>> 1; if (sorted[mid] < prefix) lo = mid + 1; else hi = mid }
-  return lo < sorted.length && sorted[lo].startsWith(prefix)
+  while (lo < hi) { const mid = (lo + hi) >>> 1; if (sorted[mid] < key) lo = mid + 1; else hi = mid }
+  return lo
+}
+
+/** Whether one of the sorted distinct tokens starts with `prefix`: only the first not below it can. */
+function startsSomeToken(sorted: readonly string[], prefix: string): boolean {
+  const at = firstNotBelow(sorted, prefix)
+  return at < sorted.length && sorted[at].startsWith(prefix)
 }

@@ -9,7 +9,7 @@
  */
 import type { Node } from './ast.js'
 import type { AnalyzedDoc, FieldValue } from './document.js'
-import { VALUE_GAP } from './document.js'
+import { VALUE_GAP, firstNotBelow } from './document.js'
 import { searchType, type SearchType, type SearchTypeSpec } from './fields.js'
 import { compileMatcher, fieldOf, textFieldsOf, type Matcher } from './matcher.js'
 
@@ -82,26 +82,15 @@ export class BatchIndex {
   /** Documents with a default token starting with `prefix`. */
   prefix(prefix: string): Bits | undefined {
     const sorted = this.sortedDefaultTokens
-    let lo = 0
-    let hi = sorted.length
-    while (lo < hi) { const mid = (lo + hi) >>> 1; if (sorted[mid] < prefix) lo = mid + 1; else hi = mid }
     let out: Bits | undefined
-    for (let k = lo; k < sorted.length && sorted[k].startsWith(prefix); k++) out = or(out, this.defaultTokens.get(sorted[k])!, this.words)
+    for (let k = firstNotBelow(sorted, prefix); k < sorted.length && sorted[k].startsWith(prefix); k++) out = or(out, this.defaultTokens.get(sorted[k])!, this.words)
     return out
   }
 
   /** Documents among `candidates` (all when undefined) that `m` accepts. */
   filter(m: Matcher, candidates?: Bits): Bits | undefined {
     let out: Bits | undefined
-    for (let w = 0; w < this.words; w++) {
-      let word = candidates ? candidates[w] : fullWord(this.size, w)
-      while (word) {
-        const low = word & -word
-        const i = (w << 5) + (31 - Math.clz32(low))
-        if (m(this.docs[i])) (out ??= new Uint32Array(this.words))[w] |= low
-        word ^= low
-      }
-    }
+    forEachBit(candidates ?? this.all(), (i) => { if (m(this.docs[i])) (out ??= new Uint32Array(this.words))[i >>> 5] |= 1 << (i & 31) })
     return out
   }
 
@@ -109,6 +98,18 @@ export class BatchIndex {
     const out = new Uint32Array(this.words)
     for (let w = 0; w < this.words; w++) out[w] = fullWord(this.size, w)
     return out
+  }
+}
+
+/** Calls `visit` with the number of each document in `bits`, in order. */
+export function forEachBit(bits: Bits, visit: (i: number) => void): void {
+  for (let w = 0; w < bits.length; w++) {
+    let word = bits[w]
+    while (word) {
+      const low = word & -word
+      visit((w << 5) + (31 - Math.clz32(low)))
+      word ^= low
+    }
   }
 }
 
