@@ -53,8 +53,8 @@ export interface DeliveryDeps {
   panelUrl?: string
 }
 
-/** undici's names for an attempt that ran out of time (connecting, waiting for headers, reading the body). */
-const TIMEOUTS = new Set(['ConnectTimeoutError', 'HeadersTimeoutError', 'BodyTimeoutError', 'TimeoutError', 'AbortError'])
+/** undici's names for an attempt that ran out of time (connecting, waiting for headers, reading the body; ours for the body's second). */
+const TIMEOUTS = new Set(['ConnectTimeoutError', 'HeadersTimeoutError', 'BodyTimeoutError'])
 
 class BodyOutOfTime extends Error { override name = 'BodyTimeoutError' }
 
