@@ -7,10 +7,8 @@
  */
 import t from 'tap'
 import { sql, ident } from '../../core/sql.js'
-import { testStack } from '../helpers/stack.js'
-import { openPublisher } from '../../schemas/events/publisher.js'
-import { citationNetworkDef, type NetEvent } from '../../streams/citation-network.js'
-import type { RelinkCommand } from '../../schemas/events/index.js'
+import { citationNetworkUnderTest } from '../helpers/citation-network.js'
+import type { NetEvent } from '../../streams/citation-network.js'
 import { createRng } from '../../connectors/sample/random.js'
 
 const N = 100_000
@@ -19,11 +17,7 @@ const ts = '2024-01-01T00:00:00+00:00'
 const cite = (i: number) => ({ volume: 1 + Math.floor((i - 1) / 1000), page: String(((i - 1) % 1000) + 1) })
 
 t.test('the citation network takes a batch of 100,000 opinions', async (t) => {
-  const rt = await testStack(t)
-  const publisher = await openPublisher(rt)
-  t.teardown(() => publisher.stop())
-  const relinks: RelinkCommand[] = []
-  const def = citationNetworkDef({ ...rt, publisher, relink: { send: async (c) => { relinks.push(...c) } } })
+  const { rt, def, relinks } = await citationNetworkUnderTest(t)
   const rng = createRng(7)
   let version = 1
   const citations: NetEvent[] = []

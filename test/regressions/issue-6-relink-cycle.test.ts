@@ -10,20 +10,14 @@
  */
 import t from 'tap'
 import { sql, ident } from '../../core/sql.js'
-import { testStack } from '../helpers/stack.js'
-import { openPublisher } from '../../schemas/events/publisher.js'
-import { citationNetworkDef, type NetEvent } from '../../streams/citation-network.js'
-import type { RelinkCommand } from '../../schemas/events/index.js'
+import { citationNetworkUnderTest } from '../helpers/citation-network.js'
+import type { NetEvent } from '../../streams/citation-network.js'
 
 const ts = '2024-01-01T00:00:00+00:00'
 const cites = { 1: 2, 2: 3, 3: 1 } as const
 
 t.test('relinks around a cycle of citations come to an end', async (t) => {
-  const rt = await testStack(t)
-  const publisher = await openPublisher(rt)
-  t.teardown(() => publisher.stop())
-  const relinks: RelinkCommand[] = []
-  const def = citationNetworkDef({ ...rt, publisher, relink: { send: async (c) => { relinks.push(...c) } } })
+  const { rt, def, relinks } = await citationNetworkUnderTest(t)
   let version = 1
   const citation = (i: number): NetEvent => ({ kind: 'citation', event: { op: 'upsert', version: version++, key: String(i), entity: { id: i, cluster_id: i, volume: 500 + i, reporter: 'U.S.', page: String(i), type: 1, date_created: ts, date_modified: ts } } })
   const opinion = (i: 1 | 2 | 3) => ({ id: i, cluster_id: i, type: '010combined', plain_text: `As held in Case ${cites[i]}, ${500 + cites[i]} U.S. ${cites[i]} (1990).`, date_created: ts, date_modified: ts })
