@@ -4,6 +4,8 @@
  * consumer group of its own, `ready()` resolves once it has read what the topic held at start, and
  * `onChange` reports each row that changed (old and new, null for a delete). Local changes the
  * processor makes itself can be applied at once with `set`, ahead of their round trip.
+ * `waitUntil` lets a processor catch the table up to end offsets it fetched itself (say, when it
+ * consumed a batch), so a row published just before an event about it is not missed.
  */
 import { randomUUID } from 'node:crypto'
 import type { Consumer, Kafka } from 'kafkajs'
@@ -23,6 +25,13 @@ export interface EntityTable<K extends string | number = number> {
   values(): IterableIterator<Row>
   set(key: K, row: Row | null, version?: number): void
   onChange(fn: (key: K, before: Row | null, after: Row | null) => void): void
+  /** The topic the table reads. */
+  readonly topic: string
+  /**
+   * Resolves true once the table has read each partition up to `ends` (partition → the offset after
+   * the last message wanted, as a topic's end offsets give it); false after `timeoutMs` or on stop.
+   */
+  waitUntil(ends: ReadonlyMap<number, bigint>, timeoutMs: number): Promise<boolean>
 }
 
 export function createEntityTable<K extends string | number = number>(deps: { cfg: Config; kafka: Kafka; registry: Registry; log: Logger }, resource: string, keyOf: (raw: string) => K = (raw) => Number(raw) as K): EntityTable<K> {
@@ -35,7 +44,9 @@ export function createEntityTable<K extends string | number = number>(deps: { cf
   let readyResolve: () => void = () => {}
   const readyPromise = new Promise<void>((r) => { readyResolve = r })
   const reached = new Map<number, bigint>()
-  const checkReady = () => { if ([...targets].every(([p, end]) => (reached.get(p) ?? 0n) >= end)) readyResolve() }
+  const hasRead = (ends: ReadonlyMap<number, bigint>) => [...ends].every(([p, end]) => (reached.get(p) ?? 0n) >= end)
+  const checkReady = () => { if (hasRead(targets)) readyResolve() }
+  const waiters = new Set<(stopped?: boolean) => void>()
 
   const apply = (key: K, version: number, row: Row | null) => {
     const old = rows.get(key)
@@ -64,14 +75,28 @@ export function createEntityTable<K extends string | number = number>(deps: { cf
           }
           reached.set(batch.partition, BigInt(batch.lastOffset()) + 1n)
           checkReady()
+          for (const wake of [...waiters]) wake()
         },
       })
     },
     ready: () => readyPromise,
-    async stop() { await consumer?.disconnect() },
+    async stop() {
+      await consumer?.disconnect()
+      for (const wake of [...waiters]) wake(true)
+    },
     get: (key) => rows.get(key)?.row ?? undefined,
     *values() { for (const { row } of rows.values()) if (row) yield row },
     set(key, row, version = Date.now() * 1000) { apply(key, version, row) },
     onChange(fn) { listeners.push(fn) },
+    topic,
+    waitUntil(ends, timeoutMs) {
+      if (hasRead(ends)) return Promise.resolve(true)
+      return new Promise((resolve) => {
+        const wake = (stopped = false) => { if (stopped) finish(false); else if (hasRead(ends)) finish(true) }
+        const timer = setTimeout(() => finish(false), timeoutMs)
+        const finish = (ok: boolean) => { clearTimeout(timer); waiters.delete(wake); resolve(ok) }
+        waiters.add(wake)
+      })
+    },
   }
 }
