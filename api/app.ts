@@ -39,6 +39,7 @@ import { createUserDirectory } from './read-model/users.js'
 import { createWatermarks, type Watermarks } from '../schemas/events/watermark-reader.js'
 import { createListCache } from './engine/list-cache.js'
 import { clickhouseSource, readModelSource } from './engine/source.js'
+import { listIndexAccess } from './read-model/list-access.js'
 import { refColumnsOf } from './read-model/refs.js'
 import type { Redis } from 'ioredis'
 import type { Registry } from '../core/registry.js'
@@ -115,8 +116,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     : undefined
   // Whole rows (details, list pages, related sets) from the read model; ClickHouse chooses list pages.
   const source = readModel ? readModelSource(readModel.store, refColumnsOf(deps.catalogue), clickhouseSource(deps.db, deps.catalogue), () => readModel.caughtUp(), deps.catalogue) : undefined
+  // Lists the read model's list indexes cover come from there, while it holds all ClickHouse holds.
+  const lists = readModel && watermarks ? listIndexAccess(deps.cfg, readModel, watermarks) : undefined
   const searchEngine = createSearchEngine(deps.db)
-  const routes = registerResourceRoutes(app, { ...deps, serializers, listCache, overlayDeps: OVERLAY_DEPENDENCIES, source, writable })
+  const routes = registerResourceRoutes(app, { ...deps, serializers, listCache, overlayDeps: OVERLAY_DEPENDENCIES, source, writable, lists })
   if (writable && readModel && watermarks && publisherStarted && queueStarted) {
     const publisher = publisherStarted
     const queue = queueStarted

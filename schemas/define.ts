@@ -127,7 +127,16 @@ export interface ResourceDef {
   /** Path of the resource on the website, for absolute_url. */
   absoluteUrl?: (row: Record<string, unknown>) => string
   description: string
+  /**
+   * List indexes the API's read model keeps (stored column names): rows ordered by each of
+   * `orders` within each combination of `by` values, so a list filtered by equality on `by`
+   * (optionally a range on the ordering) and ordered by one of `orders` is answered without a
+   * ClickHouse query (api/engine/list-plan.ts). Orders must be int or date columns.
+   */
+  listIndexes?: readonly ListIndexDef[]
 }
+
+export interface ListIndexDef { by: readonly string[]; orders: readonly string[] }
 
 export function defineResource<R extends Omit<ResourceDef, 'key' | 'api' | 'cursorOrderings' | 'ordering' | 'access'> & Partial<Pick<ResourceDef, 'api' | 'cursorOrderings' | 'ordering' | 'access'>>>(r: R): ResourceDef {
   return {

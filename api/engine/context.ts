@@ -1,7 +1,15 @@
 import type { Db } from '../../core/clickhouse.js'
 import type { Catalogue } from '../../schemas/catalogue/index.js'
 import type { ApiUser } from '../read-model/users.js'
+import type { ReadStore } from '../read-model/store.js'
 import { clickhouseSource, type RowSource } from './source.js'
+
+/** The read model's list indexes, for lists they answer (list-plan.ts). */
+export interface ListIndexAccess {
+  store: Pick<ReadStore, 'listRange' | 'listCount'>
+  /** True while the read model holds at least what ClickHouse holds of this resource (its lists may then come from the indexes). */
+  usable(resource: string): boolean
+}
 
 /** What the engines need for one request: where rows live and how to write absolute URLs. */
 export interface RequestContext {
@@ -14,6 +22,8 @@ export interface RequestContext {
   user?: ApiUser | null
   /** Where whole rows are read from: the read model; ClickHouse when not given. */
   source?: RowSource
+  /** The read model's list indexes; lists are chosen by ClickHouse when not given. */
+  lists?: ListIndexAccess
 }
 
 const fallbackSources = new WeakMap<Db, RowSource>()

@@ -274,3 +274,40 @@ export function compileFilters(cat: Catalogue, root: ResourceDef, database: stri
     return { where, errors, unknown: [...new Set(unknown)].sort() }
   }
 }
+
+/** A parameter that compares one stored column of the resource itself, with no join. */
+export interface DirectComparison {
+  column: string
+  lookup: 'exact' | 'gt' | 'gte' | 'lt' | 'lte' | 'range'
+  /** How the column's values compare: as integers or as text (ISO dates and string keys). */
+  kind: 'int' | 'text'
+}
+
+const DIRECT_LOOKUPS = new Set(['exact', 'gt', 'gte', 'lt', 'lte', 'range'])
+
+/**
+ * What `name` compares when it is a plain comparison of a column of `r` (`court` and `court__exact`
+ * on dockets compare court_id; `date_filed__gte` compares date_filed), else undefined. For the list
+ * planner (list-plan.ts), which answers such filters from the read model's list indexes: the
+ * parameter is still compiled and checked by compileFilters; this only says what it means.
+ */
+export function directComparisonOf(cat: Catalogue, r: ResourceDef, name: string): DirectComparison | undefined {
+  const [head, ...rest] = name.split('__')
+  const fd = r.filters[head]
+  if (!fd || fd.flag || fd.multiple || rest.length > 1) return undefined
+  const lookup = rest[0] ?? 'exact'
+  if (!DIRECT_LOOKUPS.has(lookup)) return undefined
+  if (fd.related) {
+    const link = linkOf(cat, r, head, fd)
+    if (link?.kind !== 'fk' || lookup !== 'exact') return undefined
+    return { column: link.column, lookup, kind: cat.get(fd.related).keyKind === 'string' ? 'text' : 'int' }
+  }
+  if (!(fd.lookups ?? []).includes(lookup as never)) return undefined
+  const col = fd.field ?? head
+  const [fieldName, def] = Object.entries(r.fields).find(([n, d]) => columnOf(n, d) === col || n === col) ?? []
+  if (!def || !fieldName) return undefined
+  const column = columnOf(fieldName, def)
+  if (def.kind === 'int') return { column, lookup: lookup as DirectComparison['lookup'], kind: 'int' }
+  if (def.kind === 'date' || (def.kind === 'string' && !def.choices)) return { column, lookup: lookup as DirectComparison['lookup'], kind: 'text' }
+  return undefined
+}

@@ -14,6 +14,8 @@ import { decodeCursor, encodeCursor, type Cursor } from './cursor.js'
 import { compileFieldSelection } from './fields.js'
 import { tableRef, type Row } from './fetch.js'
 import type { Serializer } from './serialize.js'
+import { compileListPlanner, narrow, type ListPlan } from './list-plan.js'
+import { listIndexesOf } from '../read-model/list-index.js'
 
 export const MAX_PAGES = 100
 export const DEFAULT_PAGE_SIZE = 20
@@ -45,6 +47,20 @@ export function compileReader(cat: Catalogue, r: ResourceDef, serializer: Serial
   const ordering = compileOrdering(r)
   const pageSize = r.pageSize ?? DEFAULT_PAGE_SIZE
   const kindOf = (field: string) => (r.fields[field]?.kind === 'datetime' ? 'datetime' : 'int') as 'int' | 'datetime'
+  const planList = compileListPlanner(cat, r, listIndexesOf(cat).get(r.name))
+
+  /** A plan when the read model's list indexes answer this list for this caller now. */
+  function planOf(req: ListRequest, ctx: RequestContext, o: Ordering): ListPlan | undefined {
+    if (!ctx.lists?.usable(r.name)) return undefined
+    return planList(req.params, o)
+  }
+
+  /** `limit` rows of a planned list from `offset`, each its key and ordering value, as ClickHouse would return them. */
+  function indexRows(ctx: RequestContext, plan: ListPlan, opts: { offset: number; limit: number; reverse?: boolean; range?: ListPlan['range'] }): Row[] {
+    const field = plan.index.order
+    return ctx.lists!.store.listRange(r.name, plan.index, plan.by, opts.range ?? plan.range, { reverse: plan.desc !== !!opts.reverse, offset: opts.offset, limit: opts.limit })
+      .map((e) => ({ [r.key]: e.key, [field]: e.order }))
+  }
 
   /** Rows the caller may see at all: its own (owner), or published ones and its own (published). */
   function accessOf(ctx: RequestContext): Sql | undefined {
@@ -106,7 +122,7 @@ export function compileReader(cat: Catalogue, r: ResourceDef, serializer: Serial
     return Number(row?.n ?? 0)
   }
 
-  async function pageMode(req: ListRequest, ctx: RequestContext, where: Sql, o: Ordering) {
+  async function pageMode(req: ListRequest, ctx: RequestContext, where: Sql, o: Ordering, plan?: ListPlan) {
     const size = pageSizeOf(req)
     const raw = first(req.params, 'page')
     let page = 1
@@ -119,12 +135,18 @@ export function compileReader(cat: Catalogue, r: ResourceDef, serializer: Serial
     const invalid = () => new LdsError('LDS_ERR_INVALID_PAGE', { detail: 'Invalid page.' })
     if (!last && page > MAX_PAGES) throw deep()
     if (!last && page < 1) throw invalid()
-    const pageQuery = (n: number, withTotal: boolean) => ctx.db.query<Row>(sql`SELECT ${pageColumns(o)}${withTotal ? sql`, count() OVER () AS ${ident(TOTAL)}` : sql``}
+    const planned = plan && ((n: number, withTotal: boolean): Row[] => {
+      const rows = indexRows(ctx, plan, { offset: (n - 1) * size, limit: size })
+      if (withTotal && rows.length) rows[0][TOTAL] = ctx.lists!.store.listCount(r.name, plan.index, plan.by, plan.range)
+      return rows
+    })
+    const countOf = (w: Sql) => (plan ? Promise.resolve(ctx.lists!.store.listCount(r.name, plan.index, plan.by, plan.range)) : count(w, ctx))
+    const pageQuery = async (n: number, withTotal: boolean): Promise<Row[]> => planned ? planned(n, withTotal) : ctx.db.query<Row>(sql`SELECT ${pageColumns(o)}${withTotal ? sql`, count() OVER () AS ${ident(TOTAL)}` : sql``}
       FROM ${tableRef(ctx, r)} FINAL ${where} ORDER BY ${orderSql(o)} LIMIT ${size} OFFSET ${(n - 1) * size}`)
     let total: number
     let picked: Row[]
     if (last) {
-      total = await count(where, ctx)
+      total = await countOf(where)
       page = Math.max(1, Math.ceil(total / size))
       if (page > MAX_PAGES) throw deep()
       picked = await pageQuery(page, false)
@@ -132,7 +154,7 @@ export function compileReader(cat: Catalogue, r: ResourceDef, serializer: Serial
       // One query for the page and the count (a window over the matching rows, read once); only a
       // page past the end, which returns no row to carry the count, needs a second.
       picked = await pageQuery(page, true)
-      total = picked.length ? Number(picked[0][TOTAL]) : await count(where, ctx)
+      total = picked.length ? Number(picked[0][TOTAL]) : await countOf(where)
       if (page > Math.max(1, Math.ceil(total / size))) throw invalid()
     }
     const lastPage = Math.max(1, Math.ceil(total / size))
@@ -146,7 +168,7 @@ export function compileReader(cat: Catalogue, r: ResourceDef, serializer: Serial
     }
   }
 
-  async function cursorMode(req: ListRequest, ctx: RequestContext, where: Sql, o: Ordering) {
+  async function cursorMode(req: ListRequest, ctx: RequestContext, where: Sql, o: Ordering, plan?: ListPlan) {
     const term = o.terms[0]
     const kind = kindOf(term.field)
     const raw = first(req.params, 'cursor')
@@ -161,8 +183,17 @@ export function compileReader(cat: Catalogue, r: ResourceDef, serializer: Serial
     }
     const baseWhere = where
     const fullWhere = conds.length ? (isEmpty(baseWhere) ? sql`WHERE ${join(conds, ' AND ')}` : sql`${baseWhere} AND ${join(conds, ' AND ')}`) : baseWhere
-    let rows = await ctx.db.query<Row>(sql`SELECT ${pageColumns(o)} FROM ${tableRef(ctx, r)} FINAL ${fullWhere}
-      ORDER BY ${orderSql(o, cursor.reverse)} LIMIT ${pageSize + 1} OFFSET ${cursor.offset}`)
+    let rows: Row[]
+    if (plan && kind === 'int') {
+      // The same page from the list index: the cursor's position bounds the range the same way.
+      const p = cursor.position === null ? undefined : Number(cursor.position)
+      const down = term.desc !== cursor.reverse
+      const range = p === undefined ? plan.range : narrow(plan.range ?? {}, down ? { hi: p } : { lo: p })
+      rows = indexRows(ctx, plan, { offset: cursor.offset, limit: pageSize + 1, reverse: cursor.reverse, range })
+    } else {
+      rows = await ctx.db.query<Row>(sql`SELECT ${pageColumns(o)} FROM ${tableRef(ctx, r)} FINAL ${fullWhere}
+        ORDER BY ${orderSql(o, cursor.reverse)} LIMIT ${pageSize + 1} OFFSET ${cursor.offset}`)
+    }
     const more = rows.length > pageSize
     rows = rows.slice(0, pageSize)
     if (cursor.reverse) rows.reverse()
@@ -216,13 +247,16 @@ export function compileReader(cat: Catalogue, r: ResourceDef, serializer: Serial
   return {
     async list(req, ctx) {
       const where = whereOf(req.params, ctx)
-      if (ctx.version === 'v4' && first(req.params, 'count') === 'on') return { count: await count(where, ctx) }
       const o = ordering(first(req.params, 'order_by'))
+      const plan = planOf(req, ctx, o)
+      if (ctx.version === 'v4' && first(req.params, 'count') === 'on') {
+        return { count: plan ? ctx.lists!.store.listCount(r.name, plan.index, plan.by, plan.range) : await count(where, ctx) }
+      }
       // An order_by the resource does not offer is ignored for the default ordering, and then (as in
       // the reference) the answer pages by number even where the default would page by cursor.
       const refused = !o.explicit && !!first(req.params, 'order_by')
-      if (ctx.version === 'v4' && !refused && isCursorOrdering(r, o)) return cursorMode(req, ctx, where, o)
-      return pageMode(req, ctx, where, o)
+      if (ctx.version === 'v4' && !refused && isCursorOrdering(r, o)) return cursorMode(req, ctx, where, o, plan)
+      return pageMode(req, ctx, where, o, plan)
     },
     async detail(id, req, ctx) {
       if (r.keyKind === 'int' && !/^\d+$/.test(id)) throw new LdsError('LDS_ERR_NOT_FOUND')

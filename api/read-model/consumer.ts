@@ -18,6 +18,7 @@ import type { Catalogue } from '../../schemas/catalogue/index.js'
 import { entityTopic, resourceOfTopic, createDecoder, validateEntityEvent } from '../../schemas/events/index.js'
 import { openReadStore, type ReadStore, type AppliedEvent } from './store.js'
 import { refColumnsOf, keyKindsOf } from './refs.js'
+import { listIndexesOf } from './list-index.js'
 
 export interface ReadModel {
   readonly store: ReadStore
@@ -42,7 +43,7 @@ export function readModelPath(cfg: Pick<Config, 'dataDir' | 'topicPrefix' | 'cli
 export function createReadModel(deps: ReadModelDeps, opts: { path?: string } = {}): ReadModel {
   const { cfg, catalogue: cat } = deps
   const log = deps.log.child({ component: 'read-model' })
-  const store = openReadStore(opts.path ?? readModelPath(cfg), refColumnsOf(cat), keyKindsOf(cat))
+  const store = openReadStore(opts.path ?? readModelPath(cfg), refColumnsOf(cat), keyKindsOf(cat), listIndexesOf(cat))
   const decode = createDecoder(deps.registry)
   const keyFieldOf = new Map(cat.resources.map((r) => [r.name, r.key]))
   let consumer: Consumer | undefined

@@ -8,6 +8,7 @@
  * Layout (sub-databases of one environment):
  *   entities  [resource, key]          → { v: version, row: stored columns } or { v, d: 1 } (a delete)
  *   refs      [resource, column, value] → keys of rows whose `column` holds `value` (sorted duplicates)
+ *   lists     [resource, index, ...by values, rank, order value, key] → 1 (api/read-model/list-index.ts)
  *   offsets   [topic, partition]        → the next offset to apply
  *   epochs    resource                  → a counter bumped by every transaction that changes the resource
  *   meta      'storeId'                 → random id naming this store's consumer group; 'format' → STORE_FORMAT
@@ -18,6 +19,7 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { open, type RootDatabase, type Database } from 'lmdb'
 import type { EntityEvent } from '../../schemas/events/index.js'
+import { entryKey, rangeOf, decodeEntry, type ListIndex, type ListIndexes, type IndexValue, type IndexKey, type OrderRange } from './list-index.js'
 
 export type Row = Record<string, unknown>
 type Key = string | number
@@ -33,6 +35,10 @@ export interface ReadStore {
   get(resource: string, key: Key): Row | undefined
   /** Rows whose indexed `column` holds `value`, in key order. */
   keysWhere(resource: string, column: string, value: unknown): Key[]
+  /** Keys (with their ordering values) of one list index range, in its order or reversed. */
+  listRange(resource: string, index: ListIndex, by: readonly IndexValue[], range: OrderRange | undefined, opts: { reverse: boolean; offset: number; limit: number }): { order: IndexValue | null; key: Key }[]
+  /** How many rows one list index range holds. */
+  listCount(resource: string, index: ListIndex, by: readonly IndexValue[], range: OrderRange | undefined): number
   /** Applies events and records the offsets reached, in one transaction; older versions are ignored. */
   apply(events: readonly AppliedEvent[], offsets: readonly { topic: string; partition: number; offset: string }[]): Promise<number>
   offset(topic: string, partition: number): string | undefined
@@ -42,24 +48,25 @@ export interface ReadStore {
 }
 
 /** The layout of the values; a store in another layout is rebuilt from the topics. */
-const STORE_FORMAT = '2'
+const STORE_FORMAT = '3'
 
 /** How each resource's key is typed: integer keys are stored as numbers, so fk values find them. */
 export type KeyKinds = ReadonlyMap<string, 'int' | 'string'>
 
-export function openReadStore(folder: string, refColumns: RefColumns, keyKinds: KeyKinds): ReadStore {
+export function openReadStore(folder: string, refColumns: RefColumns, keyKinds: KeyKinds, listIndexes: ListIndexes = new Map()): ReadStore {
   mkdirSync(folder, { recursive: true })
   const root: RootDatabase = open({ path: join(folder, 'read-model.mdb'), compression: false, mapSize: 64 * 1024 ** 3, noMemInit: true })
   // Rows of one resource share their property names: stored once (shared structures) rather than
   // in every value, a row decodes several times faster. One structure per resource and key set.
   const entities: Database<Stored, [string, Key]> = root.openDB({ name: 'entities', sharedStructuresKey: Symbol.for('structures'), maxSharedStructures: 4_000 } as never)
   const refs: Database<Key, [string, string, Key]> = root.openDB({ name: 'refs', dupSort: true })
+  const lists: Database<1, IndexKey> = root.openDB({ name: 'lists' })
   const offsets: Database<string, [string, number]> = root.openDB({ name: 'offsets' })
   const meta: Database<string, string> = root.openDB({ name: 'meta' })
   const epochs: Database<number, string> = root.openDB({ name: 'epochs' })
   if (meta.get('format') !== STORE_FORMAT) {
     // Written in an older layout: start again, empty, under a new id (so a new consumer group reads the topics from the beginning).
-    for (const db of [entities, refs, offsets, epochs, meta] as { clearSync(): void }[]) db.clearSync()
+    for (const db of [entities, refs, lists, offsets, epochs, meta] as { clearSync(): void }[]) db.clearSync()
     meta.putSync('format', STORE_FORMAT)
   }
   let storeId = meta.get('storeId')
@@ -79,6 +86,16 @@ export function openReadStore(folder: string, refColumns: RefColumns, keyKinds: 
     return out
   }
 
+  /** The list index keys of a row (none for a deleted one). */
+  function listKeys(resource: string, row: Row | undefined, key: Key): IndexKey[] {
+    const indexes = listIndexes.get(resource)
+    if (!row || !indexes) return []
+    const out: IndexKey[] = []
+    for (const ix of indexes) { const k = entryKey(resource, ix, row, key); if (k) out.push(k) }
+    return out
+  }
+  const sameKey = (a: readonly unknown[], b: readonly unknown[]) => a.length === b.length && a.every((x, i) => x === b[i])
+
   return {
     storeId,
     get(resource, key) {
@@ -88,6 +105,17 @@ export function openReadStore(folder: string, refColumns: RefColumns, keyKinds: 
     keysWhere(resource, column, value) {
       const k = refValue(value)
       return k === undefined ? [] : [...refs.getValues([resource, column, k])]
+    },
+    listRange(resource, index, by, range, { reverse, offset, limit }) {
+      const { start, end } = rangeOf(resource, index, by, range)
+      const keys = lists.getKeys(reverse ? { start: end, end: start, reverse, offset, limit } : { start, end, offset, limit })
+      const out: { order: IndexValue | null; key: Key }[] = []
+      for (const k of keys) out.push(decodeEntry(k))
+      return out
+    },
+    listCount(resource, index, by, range) {
+      const { start, end } = rangeOf(resource, index, by, range)
+      return lists.getKeysCount({ start, end })
     },
     async apply(events, reached) {
       let applied = 0
@@ -103,6 +131,10 @@ export function openReadStore(folder: string, refColumns: RefColumns, keyKinds: 
           for (const [c, v] of before) if (!keep.has(`${c}\u0000${v}`)) refs.remove([resource, c, v], key)
           const had = new Set(before.map(([c, v]) => `${c}\u0000${v}`))
           for (const [c, v] of after) if (!had.has(`${c}\u0000${v}`)) refs.put([resource, c, v], key)
+          const listsBefore = listKeys(resource, old?.d ? undefined : old?.row, key)
+          const listsAfter = event.op === 'upsert' ? listKeys(resource, event.entity!, key) : []
+          for (const k of listsBefore) if (!listsAfter.some((n) => sameKey(n, k))) lists.remove(k)
+          for (const k of listsAfter) if (!listsBefore.some((o) => sameKey(o, k))) lists.put(k, 1)
           entities.put([resource, key], event.op === 'upsert' ? { v: event.version, row: event.entity! } : { v: event.version, d: 1 })
           applied++
           changed.add(resource)

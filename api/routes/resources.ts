@@ -12,7 +12,7 @@ import type { Db } from '../../core/clickhouse.js'
 import type { Catalogue } from '../../schemas/catalogue/index.js'
 import type { Serializer } from '../engine/serialize.js'
 import { compileReader, type ListRequest, type ResourceReader } from '../engine/list.js'
-import type { RequestContext } from '../engine/context.js'
+import type { RequestContext, ListIndexAccess } from '../engine/context.js'
 import { compileDescription } from '../engine/describe.js'
 import { requestOrigin } from '../origin.js'
 import { LdsError } from '../../core/errors.js'
@@ -47,13 +47,13 @@ export interface ResourceRoutes {
 }
 
 export function registerResourceRoutes(app: FastifyInstance, deps: {
-  db: Db; catalogue: Catalogue; serializers: Map<string, Serializer>; listCache?: ListCache; overlayDeps?: Record<string, readonly string[]>; source?: RowSource
+  db: Db; catalogue: Catalogue; serializers: Map<string, Serializer>; listCache?: ListCache; overlayDeps?: Record<string, readonly string[]>; source?: RowSource; lists?: ListIndexAccess
   /** Resources whose writes are served elsewhere (api/routes/writes.ts). */
   writable?: ReadonlySet<string>
 }): ResourceRoutes {
   const { catalogue: cat, db, serializers, listCache } = deps
   const readers = new Map<string, ResourceReader>()
-  const contextOf = (req: FastifyRequest, version: 'v3' | 'v4'): RequestContext => ({ db, catalogue: cat, origin: requestOrigin(req), version, user: req.user, source: deps.source })
+  const contextOf = (req: FastifyRequest, version: 'v3' | 'v4'): RequestContext => ({ db, catalogue: cat, origin: requestOrigin(req), version, user: req.user, source: deps.source, lists: deps.lists })
   for (const r of cat.resources.filter((x) => x.api)) {
     const reader = compileReader(cat, r, serializers.get(r.name)!, db.database)
     readers.set(r.name, reader)

@@ -26,4 +26,6 @@ export const docketEntries = defineResource({
     docket: f.rel('dockets', 'docket_id'), archive_documents: f.rel('archive-documents'), tags: f.rel('tag'),
   },
   orderings: ['id', 'date_created', 'date_modified', 'date_filed', 'archive_sequence_number', 'entry_number'],
+  // A docket sheet: one docket's entries by number, date or id.
+  listIndexes: [{ by: ['docket_id'], orders: ['id', 'entry_number', 'date_filed'] }],
 })

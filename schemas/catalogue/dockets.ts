@@ -77,4 +77,6 @@ export const dockets = defineResource({
     assigned_to: f.rel('people', 'assigned_to_id'), referred_to: f.rel('people', 'referred_to_id'), tags: f.rel('tag'), docket_entries: f.rel('docket-entries'), parties: f.rel('parties'),
   },
   orderings: ['id', 'date_created', 'date_modified', 'date_blocked', 'date_filed', 'date_terminated', 'date_last_filing'],
+  // A court's dockets newest first, and every docket by filing date: the lists users page through.
+  listIndexes: [{ by: ['court_id'], orders: ['id', 'date_filed'] }, { by: [], orders: ['date_filed'] }],
 })

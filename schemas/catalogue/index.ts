@@ -113,6 +113,14 @@ export function checkCatalogue(resources: readonly ResourceDef[]): string[] {
     for (const o of r.orderings) if (!cols.has(o)) where(`ordering on ${o}, which is not a stored column`)
     for (const o of r.cursorOrderings) if (!cols.has(o)) where(`cursor ordering ${o} is not a stored column`)
     if (!cols.has(r.ordering.replace(/^-/, ''))) where(`default ordering ${r.ordering} is not a stored column`)
+    for (const li of r.listIndexes ?? []) {
+      for (const c of li.by) if (!cols.has(c)) where(`list index by ${c}, which is not a stored column`)
+      for (const o of li.orders) {
+        const kind = Object.entries(r.fields).find(([n, d]) => columnOf(n, d) === o)?.[1].kind
+        if (!r.orderings.includes(o) && o !== r.key) where(`list index order ${o} is not an ordering`)
+        if (kind !== 'int' && kind !== 'date') where(`list index order ${o} is a ${kind}, not an int or a date`)
+      }
+    }
     for (const [name, fd] of Object.entries(r.filters)) {
       if (fd.related) {
         if (!byName.has(fd.related)) where(`filter ${name} relates to unknown resource ${fd.related}`)

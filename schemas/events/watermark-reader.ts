@@ -21,11 +21,15 @@ export interface Watermarks {
   epoch(resource: string): number
   /** Resolves true once the sink has applied `offset` of this partition; false on timeout. */
   waitUntilApplied(topic: string, partition: number, offset: string, timeoutMs: number): Promise<boolean>
+  /** The next offset the sink has yet to apply, per partition of `topic` it has reported on. */
+  appliedOf(topic: string): ReadonlyMap<number, bigint>
 }
 
 export function createWatermarks(deps: { cfg: Config; kafka: Kafka; registry: Registry; log: Logger }): Watermarks {
   const { cfg } = deps
   const applied = new Map<string, bigint>()
+  const byTopic = new Map<string, Map<number, bigint>>()
+  const none: ReadonlyMap<number, bigint> = new Map()
   const epochs = new Map<string, number>()
   const waiters = new Set<() => void>()
   let consumer: Consumer | undefined
@@ -54,6 +58,8 @@ export function createWatermarks(deps: { cfg: Config; kafka: Kafka; registry: Re
           const offset = BigInt(w.offset)
           if ((applied.get(key) ?? -1n) >= offset) return
           applied.set(key, offset)
+          if (!byTopic.has(w.topic)) byTopic.set(w.topic, new Map())
+          byTopic.get(w.topic)!.set(w.partition, offset)
           const resource = resourceOfTopic(cfg, w.topic)
           if (resource) epochs.set(resource, (epochs.get(resource) ?? 0) + 1)
           for (const wake of [...waiters]) wake()
@@ -65,6 +71,7 @@ export function createWatermarks(deps: { cfg: Config; kafka: Kafka; registry: Re
       for (const wake of [...waiters]) wake()
     },
     epoch: (resource) => epochs.get(resource) ?? 0,
+    appliedOf: (t) => byTopic.get(t) ?? none,
     waitUntilApplied(t, p, offset, timeoutMs) {
       if (reached(t, p, offset)) return Promise.resolve(true)
       return new Promise((resolve) => {
