@@ -3,6 +3,10 @@
  * current users and webhook endpoints (kept in memory from their topics), a webhook emitter that
  * sends a user's events to its enabled endpoints of the type, a mailer (optional), and helpers to
  * read rows the table sink holds and to shape them as the API shows them.
+ *
+ * Those tables and rows trail the topics: a row published just before the event that needs it may
+ * not be there yet. `createEndOffsets` and `sinkApplied` let a source wait (bounded) until what it
+ * reads has caught up with what the topics held when it consumed a batch.
  */
 import type { Kafka } from 'kafkajs'
 import type { Config } from '../../core/config.js'
@@ -18,12 +22,17 @@ import type { WebhookQueue } from '../../schemas/events/webhook-queue.js'
 import { createWebhookEmitter, type WebhookEmitter } from '../../schemas/events/webhook-emitter.js'
 import type { Mailer, MailContent } from '../../connectors/mail.js'
 import { createEntityTable, type EntityTable, type Row } from '../lib/entity-table.js'
+import type { Watermarks } from '../../schemas/events/watermark-reader.js'
+import { retryRetriable } from '../../core/kafka.js'
+import { DependencyError } from '../../core/dependency-error.js'
 
 export type { Row }
 
 export interface SourceDeps {
   cfg: Config; kafka: Kafka; registry: Registry; log: Logger; clock: Clock; db: Db; catalogue: Catalogue
   publisher: Publisher; queue: WebhookQueue; mailer?: Mailer
+  /** The table sink's watermarks, when the process already reads them; a source that needs them reads its own otherwise. */
+  watermarks?: Watermarks
 }
 
 export interface SourceContext {
@@ -69,4 +78,58 @@ export function asShown(row: Row): Row {
   const out: Row = {}
   for (const [k, v] of Object.entries(row)) out[k] = typeof v === 'string' && /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/.test(v) ? formatDatetime(v) : v
   return out
+}
+
+/** Per topic, per partition: the offset the next message will get. */
+export type EndOffsets = Map<string, Map<number, bigint>>
+
+export interface EndOffsetsReader {
+  /** The end offsets of every topic, asked of the broker after this call: they cover all that was published before it. */
+  fetch(): Promise<EndOffsets>
+  stop(): Promise<void>
+}
+
+/**
+ * End offsets of a fixed set of topics, through one admin client kept open. Concurrent callers
+ * share a request, but never one sent before they asked (it could miss what they need): a caller
+ * that finds a request in flight joins the next one, sent when that one returns.
+ */
+export function createEndOffsets(deps: { kafka: Kafka; cfg: Config }, topics: readonly string[]): EndOffsetsReader {
+  const admin = deps.kafka.admin()
+  let connected: Promise<void> | undefined
+  let inFlight: Promise<EndOffsets> | undefined
+  let queued: Promise<EndOffsets> | undefined
+  const request = async (): Promise<EndOffsets> => {
+    try {
+      await (connected ??= admin.connect().catch((err) => { connected = undefined; throw err }))
+      const answers = await Promise.all(topics.map((t) => retryRetriable(() => admin.fetchTopicOffsets(t))))
+      return new Map(topics.map((t, i) => [t, new Map(answers[i].map((p) => [p.partition, BigInt(p.high)]))]))
+    } catch (err) {
+      throw new DependencyError('Kafka', deps.cfg.kafkaBrokers.join(','), 'did not answer an end-offsets request', { cause: err })
+    }
+  }
+  const send = () => {
+    const p: Promise<EndOffsets> = request().finally(() => { if (inFlight === p) inFlight = undefined })
+    inFlight = p
+    return p
+  }
+  return {
+    fetch() {
+      if (queued) return queued
+      if (!inFlight) return send()
+      const next = inFlight.catch(() => {}).then(() => { queued = undefined; return send() })
+      queued = next
+      return next
+    },
+    async stop() { if (connected) await admin.disconnect() },
+  }
+}
+
+/**
+ * Waits until the table sink has applied every partition of `topic` up to its end offset in `ends`
+ * (its watermark is the next offset it will read); false if `deadline` (epoch ms) passes first.
+ */
+export async function sinkApplied(watermarks: Watermarks, topic: string, ends: ReadonlyMap<number, bigint>, deadline: number): Promise<boolean> {
+  const waits = [...ends].filter(([, end]) => end > 0n).map(([p, end]) => watermarks.waitUntilApplied(topic, p, String(end - 1n), Math.max(0, deadline - Date.now())))
+  return (await Promise.all(waits)).every(Boolean)
 }

@@ -5,17 +5,34 @@
  * e-mail, and its alert's date_last_hit moves. A changed entry (seen before) is sent only to
  * endpoints that asked for updates (`deliver_updates`, our addition). The entries it has seen are
  * recorded before it commits, so a replay is not mistaken for new filings.
+ *
+ * An alert created just before an entry on its docket, and the entry's documents and docket, may
+ * not have reached the alerts table (read from its topic) or ClickHouse (by the table sink) when
+ * the entry is consumed. So each batch first fetches the end offsets of the topics it reads (one
+ * request per batch, shared by concurrent batches) and waits, bounded, until the alerts table has
+ * read that far; when the batch has followers, also until the users and webhooks tables have and
+ * the sink has applied the archive-documents and dockets topics that far. Those topics are keyed
+ * by their own ids, not by entry or docket, so every partition is waited for, not only the entry's.
+ * After CATCH_UP_MS the batch goes on with a warning: a stopped table sink delays alerts, it
+ * does not stop them.
  */
 import { sql, ident } from '../../core/sql.js'
+import { createWatermarks } from '../../schemas/events/watermark-reader.js'
 import { entityTopic, dlqTopic, groupId, createDecoder, validateEntityEvent, createVersioner, type EntityEvent } from '../../schemas/events/index.js'
 import { ALERT_ENTRIES_SEEN } from '../../schemas/internal/alerts.js'
 import { docketAlertPayload, EVENT_TYPES } from '../../domain/webhooks/index.js'
 import { docketAlertMail } from '../../connectors/mail.js'
 import { startStream, type StreamDef } from '../runner.js'
 import { createEntityTable } from '../lib/entity-table.js'
-import { openSourceContext, asShown, type SourceDeps, type Row } from './context.js'
+import { openSourceContext, asShown, createEndOffsets, sinkApplied, type SourceDeps, type Row } from './context.js'
 
 export const DOCKET_ALERT_SENDER = 'docket-alert-sender'
+
+/**
+ * How long a batch waits for the tables it reads to catch up. Well under the consumer's session
+ * timeout (30 s): nothing heartbeats while a batch waits.
+ */
+const CATCH_UP_MS = 10_000
 
 export async function startDocketAlertSender(deps: SourceDeps) {
   const { cfg, db, clock } = deps
@@ -24,6 +41,11 @@ export async function startDocketAlertSender(deps: SourceDeps) {
   const alerts = createEntityTable(deps, 'docket-alerts')
   await alerts.start()
   await alerts.ready()
+  const ownWatermarks = !deps.watermarks
+  const watermarks = deps.watermarks ?? createWatermarks(deps)
+  if (ownWatermarks) await watermarks.start()
+  const sinkTopics = [entityTopic(cfg, 'archive-documents'), entityTopic(cfg, 'dockets')]
+  const offsets = createEndOffsets(deps, [alerts.topic, ctx.users.topic, ctx.webhooks.topic, ...sinkTopics])
   const decode = createDecoder(deps.registry)
   const version = createVersioner()
   const table = (name: string) => sql`${ident(db.database)}.${ident(name)}`
@@ -35,6 +57,11 @@ export async function startDocketAlertSender(deps: SourceDeps) {
     const entries = new Map<number, Row>()
     for (const e of events) if (e.op === 'upsert' && e.entity) entries.set(Number(e.key), e.entity)
     if (!entries.size) return
+    // Fetched now, after the batch was consumed: they cover every alert and document published before its entries.
+    const ends = await offsets.fetch()
+    const deadline = Date.now() + CATCH_UP_MS
+    const lagging: string[] = []
+    if (!await alerts.waitUntil(ends.get(alerts.topic)!, CATCH_UP_MS)) lagging.push(alerts.topic)
     const seen = new Set((await db.withKeys<{ id: number }>([...entries.keys()], 'Int64', (k) => sql`SELECT id FROM ${table(ALERT_ENTRIES_SEEN)} FINAL WHERE id IN ${k}`)).map((r) => Number(r.id)))
     const byDocket = new Map<number, { fresh: Row[]; changed: Row[] }>()
     for (const [id, entry] of entries) {
@@ -44,6 +71,14 @@ export async function startDocketAlertSender(deps: SourceDeps) {
       ;(seen.has(id) ? slot.changed : slot.fresh).push(entry)
       byDocket.set(docketId, slot)
     }
+    if (byDocket.size) {
+      const waits = [
+        ...[ctx.users, ctx.webhooks].map(async (t) => (await t.waitUntil(ends.get(t.topic)!, Math.max(0, deadline - Date.now()))) || t.topic),
+        ...sinkTopics.map(async (t) => (await sinkApplied(watermarks, t, ends.get(t)!, deadline)) || `${t} (table sink)`),
+      ]
+      for (const r of await Promise.all(waits)) if (r !== true) lagging.push(r)
+    }
+    if (lagging.length) log.warn({ lagging, waitedMs: CATCH_UP_MS }, 'docket alerts: sent without waiting longer for what these topics held; an alert or document published just before an entry may be missing')
     if (byDocket.size) {
       const all = [...byDocket.values()].flatMap((s) => [...s.fresh, ...s.changed])
       const docs = await ctx.rowsWhere('archive-documents', 'docket_entry_id', all.map((e) => Number(e.id)))
@@ -91,6 +126,9 @@ export async function startDocketAlertSender(deps: SourceDeps) {
   const stream = await startStream(def, deps)
   return {
     consumer: stream.consumer,
-    async stop() { await stream.stop(); await alerts.stop(); await ctx.stop() },
+    async stop() {
+      await stream.stop()
+      await Promise.all([alerts.stop(), ctx.stop(), offsets.stop(), ownWatermarks ? watermarks.stop() : undefined])
+    },
   }
 }
