@@ -8,7 +8,7 @@
  */
 import type { Catalogue } from '../../schemas/catalogue/index.js'
 import type { ResourceDef } from '../../schemas/define.js'
-import type { ListIndex, IndexValue, OrderRange } from '../read-model/list-index.js'
+import { narrow, type ListIndex, type IndexValue, type OrderRange } from '../read-model/list-index.js'
 import { directComparisonOf, FRAMEWORK_PARAMS, type DirectComparison } from './filters.js'
 import type { Ordering } from './ordering.js'
 
@@ -27,22 +27,6 @@ function valueOf(c: DirectComparison, text: string): IndexValue | undefined {
   if (c.kind === 'text') return text
   const t = text.trim()
   return INT.test(t) ? Number(t) : undefined
-}
-
-const below = (a: IndexValue, b: IndexValue) => a < b
-
-/** The range `r` narrowed by one more bound (the tighter of two bounds wins; equal ones keep exclusion). */
-export function narrow(r: OrderRange, bound: OrderRange): OrderRange {
-  const out = { ...r }
-  if (bound.lo !== undefined) {
-    if (out.lo === undefined || below(out.lo, bound.lo)) { out.lo = bound.lo; out.loExclusive = bound.loExclusive }
-    else if (out.lo === bound.lo) out.loExclusive = out.loExclusive || bound.loExclusive
-  }
-  if (bound.hi !== undefined) {
-    if (out.hi === undefined || below(bound.hi, out.hi)) { out.hi = bound.hi; out.hiExclusive = bound.hiExclusive }
-    else if (out.hi === bound.hi) out.hiExclusive = out.hiExclusive || bound.hiExclusive
-  }
-  return out
 }
 
 function boundOf(c: DirectComparison, text: string): OrderRange | undefined {

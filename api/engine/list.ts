@@ -14,8 +14,8 @@ import { decodeCursor, encodeCursor, type Cursor } from './cursor.js'
 import { compileFieldSelection } from './fields.js'
 import { tableRef, type Row } from './fetch.js'
 import type { Serializer } from './serialize.js'
-import { compileListPlanner, narrow, type ListPlan } from './list-plan.js'
-import { listIndexesOf } from '../read-model/list-index.js'
+import { compileListPlanner, type ListPlan } from './list-plan.js'
+import { listIndexesOf, narrow } from '../read-model/list-index.js'
 
 export const MAX_PAGES = 100
 export const DEFAULT_PAGE_SIZE = 20

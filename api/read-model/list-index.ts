@@ -84,6 +84,74 @@ export function rangeOf(resource: string, index: ListIndex, by: readonly IndexVa
   return { start, end }
 }
 
+const below = (a: IndexValue, b: IndexValue) => a < b
+
+/** The range `r` narrowed by one more bound (the tighter of two bounds wins; equal ones keep exclusion). */
+export function narrow(r: OrderRange, bound: OrderRange): OrderRange {
+  const out = { ...r }
+  if (bound.lo !== undefined) {
+    if (out.lo === undefined || below(out.lo, bound.lo)) { out.lo = bound.lo; out.loExclusive = bound.loExclusive }
+    else if (out.lo === bound.lo) out.loExclusive = out.loExclusive || bound.loExclusive
+  }
+  if (bound.hi !== undefined) {
+    if (out.hi === undefined || below(bound.hi, out.hi)) { out.hi = bound.hi; out.hiExclusive = bound.hiExclusive }
+    else if (out.hi === bound.hi) out.hiExclusive = out.hiExclusive || bound.hiExclusive
+  }
+  return out
+}
+
+/*
+ * Counts. Counting a range key by key costs ~100 ns a key (a court's dockets since some date can be
+ * tens of thousands), so each index also keeps how many keys each *bucket* of ordering values holds:
+ * integers by blocks of INT_BUCKET, text by its first TEXT_BUCKET characters (an ISO date's month).
+ * A range's count is then the sum of the buckets it covers whole, plus the keys counted one by one
+ * in at most the two buckets its ends cut. Every value of a bucket lies between the bucket's floor
+ * (the block's first integer, or the prefix itself) and the next bucket's floor, excluded.
+ */
+const INT_BUCKET = 1024
+const TEXT_BUCKET = 7
+
+export const bucketOf = (v: IndexValue): IndexValue => (typeof v === 'number' ? Math.floor(v / INT_BUCKET) : v.slice(0, TEXT_BUCKET))
+const floorOf = (b: IndexValue, kind: IndexValue): IndexValue => (typeof kind === 'number' ? (b as number) * INT_BUCKET : b)
+
+/** The bucket counter an index key adds one to: `[resource, name, ...by, rank, bucket]`. */
+export function bucketKey(entry: readonly IndexValue[]): IndexKey {
+  const n = entry.length
+  return [...entry.slice(0, n - 3), entry[n - 3], entry[n - 3] === NULL ? 0 : bucketOf(entry[n - 2])]
+}
+
+/** The bucket counters a count of `range` reads: those that can hold a value of the range. */
+export function bucketRangeOf(resource: string, index: ListIndex, by: readonly IndexValue[], range?: OrderRange): { start: IndexKey; end: IndexKey } {
+  const prefix = [resource, index.name, ...by]
+  if (!range || (range.lo === undefined && range.hi === undefined)) return { start: prefix, end: [...prefix, MAX] }
+  return {
+    start: range.lo === undefined ? [...prefix, VALUE] : [...prefix, VALUE, bucketOf(range.lo)],
+    end: range.hi === undefined ? [...prefix, NULL] : [...prefix, VALUE, bucketOf(range.hi), MAX],
+  }
+}
+
+/**
+ * How many keys a range holds, from its buckets (in order: `[bucket, count]`) and an exact counter
+ * for the parts of buckets the range's ends cut.
+ */
+export function countFromBuckets(buckets: readonly (readonly [IndexValue, number])[], range: OrderRange | undefined, exact: (part: OrderRange) => number): number {
+  let total = 0
+  if (!range || (range.lo === undefined && range.hi === undefined)) { for (const [, n] of buckets) total += n; return total }
+  const { lo, hi } = range
+  for (let i = 0; i < buckets.length; i++) {
+    const [b, n] = buckets[i]
+    const floor = floorOf(b, lo ?? hi!)
+    const next = i + 1 < buckets.length ? floorOf(buckets[i + 1][0], lo ?? hi!) : undefined
+    // The bucket's values lie in [floor, next).
+    if (hi !== undefined && (below(hi, floor) || (hi === floor && range.hiExclusive))) break
+    if (lo !== undefined && next !== undefined && !below(lo, next)) continue
+    const loInside = lo === undefined || below(lo, floor) || (lo === floor && !range.loExclusive)
+    const hiInside = hi === undefined || (next !== undefined && !below(hi, next))
+    total += loInside && hiInside ? n : exact(narrow(range, next === undefined ? { lo: floor } : { lo: floor, hi: next, hiExclusive: true }))
+  }
+  return total
+}
+
 /** The ordering value and the row key of an index key. */
 export function decodeEntry(k: readonly IndexValue[]): { order: IndexValue | null; key: Key } {
   const n = k.length

@@ -9,6 +9,7 @@
  *   entities  [resource, key]          → { v: version, row: stored columns } or { v, d: 1 } (a delete)
  *   refs      [resource, column, value] → keys of rows whose `column` holds `value` (sorted duplicates)
  *   lists     [resource, index, ...by values, rank, order value, key] → 1 (api/read-model/list-index.ts)
+ *   listCounts [resource, index, ...by values, rank, bucket]         → how many `lists` keys the bucket holds
  *   offsets   [topic, partition]        → the next offset to apply
  *   epochs    resource                  → a counter bumped by every transaction that changes the resource
  *   meta      'storeId'                 → random id naming this store's consumer group; 'format' → STORE_FORMAT
@@ -19,7 +20,7 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { open, type RootDatabase, type Database } from 'lmdb'
 import type { EntityEvent } from '../../schemas/events/index.js'
-import { entryKey, rangeOf, decodeEntry, type ListIndex, type ListIndexes, type IndexValue, type IndexKey, type OrderRange } from './list-index.js'
+import { entryKey, rangeOf, decodeEntry, bucketKey, bucketRangeOf, countFromBuckets, type ListIndex, type ListIndexes, type IndexValue, type IndexKey, type OrderRange } from './list-index.js'
 
 export type Row = Record<string, unknown>
 type Key = string | number
@@ -61,12 +62,13 @@ export function openReadStore(folder: string, refColumns: RefColumns, keyKinds: 
   const entities: Database<Stored, [string, Key]> = root.openDB({ name: 'entities', sharedStructuresKey: Symbol.for('structures'), maxSharedStructures: 4_000 } as never)
   const refs: Database<Key, [string, string, Key]> = root.openDB({ name: 'refs', dupSort: true })
   const lists: Database<1, IndexKey> = root.openDB({ name: 'lists' })
+  const listCounts: Database<number, IndexKey> = root.openDB({ name: 'listCounts' })
   const offsets: Database<string, [string, number]> = root.openDB({ name: 'offsets' })
   const meta: Database<string, string> = root.openDB({ name: 'meta' })
   const epochs: Database<number, string> = root.openDB({ name: 'epochs' })
   if (meta.get('format') !== STORE_FORMAT) {
     // Written in an older layout: start again, empty, under a new id (so a new consumer group reads the topics from the beginning).
-    for (const db of [entities, refs, lists, offsets, epochs, meta] as { clearSync(): void }[]) db.clearSync()
+    for (const db of [entities, refs, lists, listCounts, offsets, epochs, meta] as { clearSync(): void }[]) db.clearSync()
     meta.putSync('format', STORE_FORMAT)
   }
   let storeId = meta.get('storeId')
@@ -95,6 +97,13 @@ export function openReadStore(folder: string, refColumns: RefColumns, keyKinds: 
     return out
   }
   const sameKey = (a: readonly unknown[], b: readonly unknown[]) => a.length === b.length && a.every((x, i) => x === b[i])
+  /** Adds `by` to the counter of the bucket an index key belongs to (inside the apply transaction). */
+  function countIn(k: IndexKey, by: 1 | -1) {
+    const c = bucketKey(k)
+    const n = (listCounts.get(c) ?? 0) + by
+    if (n > 0) listCounts.put(c, n)
+    else listCounts.remove(c)
+  }
 
   return {
     storeId,
@@ -114,8 +123,9 @@ export function openReadStore(folder: string, refColumns: RefColumns, keyKinds: 
       return out
     },
     listCount(resource, index, by, range) {
-      const { start, end } = rangeOf(resource, index, by, range)
-      return lists.getKeysCount({ start, end })
+      const buckets: [IndexValue, number][] = []
+      for (const { key, value } of listCounts.getRange(bucketRangeOf(resource, index, by, range))) buckets.push([key[key.length - 1], value])
+      return countFromBuckets(buckets, range, (part) => lists.getKeysCount(rangeOf(resource, index, by, part)))
     },
     async apply(events, reached) {
       let applied = 0
@@ -133,8 +143,8 @@ export function openReadStore(folder: string, refColumns: RefColumns, keyKinds: 
           for (const [c, v] of after) if (!had.has(`${c}\u0000${v}`)) refs.put([resource, c, v], key)
           const listsBefore = listKeys(resource, old?.d ? undefined : old?.row, key)
           const listsAfter = event.op === 'upsert' ? listKeys(resource, event.entity!, key) : []
-          for (const k of listsBefore) if (!listsAfter.some((n) => sameKey(n, k))) lists.remove(k)
-          for (const k of listsAfter) if (!listsBefore.some((o) => sameKey(o, k))) lists.put(k, 1)
+          for (const k of listsBefore) if (!listsAfter.some((n) => sameKey(n, k))) { lists.remove(k); countIn(k, -1) }
+          for (const k of listsAfter) if (!listsBefore.some((o) => sameKey(o, k))) { lists.put(k, 1); countIn(k, 1) }
           entities.put([resource, key], event.op === 'upsert' ? { v: event.version, row: event.entity! } : { v: event.version, d: 1 })
           applied++
           changed.add(resource)

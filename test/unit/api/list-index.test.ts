@@ -1,0 +1,67 @@
+/**
+ * The read model's list indexes without a store: which lists the planner gives them (and which it
+ * leaves to ClickHouse), and range counts from bucket counters against counting every value.
+ */
+import t from 'tap'
+import { catalogue } from '../../../schemas/catalogue/index.js'
+import { compileListPlanner } from '../../../api/engine/list-plan.js'
+import { compileOrdering } from '../../../api/engine/ordering.js'
+import { listIndexesOf, bucketOf, countFromBuckets, type IndexValue, type OrderRange } from '../../../api/read-model/list-index.js'
+import { createRng } from '../../../connectors/sample/random.js'
+
+t.test('the planner takes equality on the index columns and bounds on its ordering, nothing else', async (t) => {
+  const dockets = catalogue.get('dockets')
+  const plan = compileListPlanner(catalogue, dockets, listIndexesOf(catalogue).get('dockets'))
+  const order = compileOrdering(dockets)
+  const ask = (query: string) => {
+    const params = new Map<string, string[]>()
+    for (const [k, v] of new URLSearchParams(query)) params.set(k, [...(params.get(k) ?? []), v])
+    return plan(params, order(params.get('order_by')?.[0]))
+  }
+  t.match(ask('court=scotus'), { index: { name: 'court_id>id' }, by: ['scotus'], desc: true }, 'the default ordering (-id) within a court')
+  t.match(ask('court=scotus&order_by=date_filed&date_filed__gte=2001-01-01&date_filed__lt=2002-01-01'),
+    { index: { name: 'court_id>date_filed' }, by: ['scotus'], desc: false, range: { lo: '2001-01-01', hi: '2002-01-01', hiExclusive: true } })
+  t.match(ask('order_by=-date_filed&date_filed__range=2001-01-01,2001-12-31'), { index: { name: '>date_filed' }, by: [], range: { lo: '2001-01-01', hi: '2001-12-31' } })
+  t.match(ask('court=scotus&id__gt=10&id__gte=12&order_by=id'), { range: { lo: 12 } }, 'the tighter bound wins')
+  t.match(ask('court=scotus&order_by=-id&page=3&fields=id&page_size=5&format=json'), { index: { name: 'court_id>id' } }, 'framework parameters do not filter')
+  t.match(ask('court=scotus&date_filed='), { index: { name: 'court_id>id' } }, 'an empty value filters nothing')
+  for (const query of ['', 'order_by=-id', 'court!=scotus', 'court=scotus&court=ca9', 'court=scotus&docket_number=1', 'court__full_name=x',
+    'court=scotus&order_by=date_modified', 'court=scotus&order_by=-date_filed,id', 'court=scotus&id__gt=1e3&order_by=id', 'court=scotus&date_filed__year=2001&order_by=date_filed',
+    'date_filed__gte=2001-01-01&order_by=id', 'court=scotus&id=99999999999999999999&order_by=id']) {
+    t.equal(ask(query), undefined, `left to ClickHouse: ${query || '(no filter)'}`)
+  }
+  const alerts = catalogue.get('alerts')
+  t.equal(compileListPlanner(catalogue, alerts, [{ name: '>id', by: [], order: 'id' }])(new Map(), order(undefined)), undefined, 'never for a per-user resource')
+})
+
+t.test('a count from buckets equals counting every value in the range', async (t) => {
+  const rng = createRng(11)
+  const dates = Array.from({ length: 1_500 }, () => rng.int(0, 2) === 0 ? ['', '1999', '2001-01-01'][rng.int(0, 2)]
+    : `${rng.int(1990, 2030)}-${String(rng.int(1, 12)).padStart(2, '0')}-${String(rng.int(1, 28)).padStart(2, '0')}`).sort()
+  const ints = Array.from({ length: 1_500 }, () => rng.int(0, 200_000)).sort((a, b) => a - b)
+  const utf8 = (a: IndexValue, b: IndexValue) => (typeof a === 'number' ? a - (b as number) : Buffer.compare(Buffer.from(a), Buffer.from(b as string)))
+  const inRange = (v: IndexValue, r: OrderRange) => (r.lo === undefined || utf8(v, r.lo) > 0 || (utf8(v, r.lo) === 0 && !r.loExclusive))
+    && (r.hi === undefined || utf8(v, r.hi) < 0 || (utf8(v, r.hi) === 0 && !r.hiExclusive))
+  for (const [name, values, draw] of [
+    ['dates', dates, () => (rng.int(0, 5) === 0 ? '2001' : `${rng.int(1988, 2032)}-${String(rng.int(1, 12)).padStart(2, '0')}-${String(rng.int(1, 28)).padStart(2, '0')}`)],
+    ['integers', ints, () => rng.int(-10, 210_000)],
+  ] as const) {
+    const buckets = new Map<IndexValue, number>()
+    for (const v of values) buckets.set(bucketOf(v), (buckets.get(bucketOf(v)) ?? 0) + 1)
+    const ordered = [...buckets].sort((a, b) => utf8(a[0], b[0]))
+    let exactCalls = 0
+    let wrong = 0
+    for (let i = 0; i < 2_000; i++) {
+      const r: OrderRange = {}
+      if (rng.int(0, 3) > 0) { r.lo = draw(); r.loExclusive = rng.int(0, 1) === 1 }
+      if (rng.int(0, 3) > 0) { r.hi = draw(); r.hiExclusive = rng.int(0, 1) === 1 }
+      if (rng.int(0, 9) === 0) r.hi = r.lo // one value
+      const brute = (part: OrderRange) => { exactCalls++; return values.filter((v) => inRange(v, part)).length }
+      const expected = values.filter((v) => inRange(v, r)).length
+      // The store reads only the buckets that can hold the range; give all: the rest must not count.
+      if (countFromBuckets(ordered, r, brute) !== expected) wrong++
+    }
+    t.equal(wrong, 0, `${name}: 2,000 ranges counted right`)
+    t.ok(exactCalls <= 2 * 2_000, `${name}: at most two buckets counted one by one per range (${exactCalls})`)
+  }
+})
