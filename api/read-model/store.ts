@@ -49,7 +49,7 @@ export interface ReadStore {
 }
 
 /** The layout of the values; a store in another layout is rebuilt from the topics. */
-const STORE_FORMAT = '3'
+const STORE_FORMAT = '4'
 
 /** How each resource's key is typed: integer keys are stored as numbers, so fk values find them. */
 export type KeyKinds = ReadonlyMap<string, 'int' | 'string'>
