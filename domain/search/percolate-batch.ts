@@ -1,236 +1,220 @@
 /**
- * Percolation of a batch of documents at once. The batch gets a small inverted index (token →
- * bitset of the batch's documents, per default fields and per field; values → bitsets), and a
- * stored query is compiled once into bitset operations over it: a term is one look-up, AND / OR /
- * NOT are word-wise operations over n/32 words, so a query costs the same for 1 or 512 documents.
- * Where bits cannot decide exactly (phrases, proximity, ranges, fielded prefixes) they narrow the
- * candidates and the query's own matcher (matcher.ts) decides for each remaining document, so the
- * answer is always the matcher's.
+ * The index of a batch of documents being percolated: a row of bits per id of the stored queries'
+ * vocabulary (percolate-terms.ts; bit i of a row: document i holds that token, prefix or value),
+ * set from one table probe per document token (plus one per prefix length in use). A token no
+ * query asks for sets nothing. Stored queries are programs over these rows (percolate-program.ts).
+ *
+ * Rows and intermediate results live in one Int32Array reused from batch to batch: the rows first
+ * (id × words), then the scratch slots of the programs; a result is an offset there, -1 for no
+ * document. A row is valid only when stamped with the current batch, so nothing is cleared between
+ * batches but the rows this one sets.
  */
-import type { Node } from './ast.js'
 import type { AnalyzedDoc, FieldValue } from './document.js'
-import { VALUE_GAP, firstNotBelow } from './document.js'
-import { searchType, type SearchType, type SearchTypeSpec } from './fields.js'
-import { compileMatcher, fieldOf, textFieldsOf, type Matcher } from './matcher.js'
+import type { Matcher } from './matcher.js'
+import { HASH_START } from './percolate-strings.js'
+import type { IdPool, TextScope, ValueScope, Vocabulary } from './percolate-terms.js'
 
-/** Bits over the documents of a batch (bit i: document i). */
-export type Bits = Uint32Array
-
-/** Documents per batch index: 16 words of bits. */
+/** Documents per batch: 16 words of bits. */
 export const BATCH = 512
+const MAX_WORDS = BATCH >>> 5
 
-export class BatchIndex {
-  readonly size: number
-  readonly words: number
-  /** token → documents holding it in a default field */
-  readonly defaultTokens = new Map<string, Bits>()
-  private readonly columns = new Map<string, Map<string, Bits>>()
-  private readonly values = new Map<string, Map<FieldValue, Bits>>()
-  private sorted: string[] | undefined
+export class Batch {
+  docs: readonly AnalyzedDoc[] = []
+  /** words of bits per row (documents / 32, rounded up) */
+  words = 0
+  mem = new Int32Array(0)
+  /** the number of the batch that last set each id's row (a row not stamped with `current` is empty) */
+  stamp = new Int32Array(0)
+  current = 0
+  /** the ids with a row in this batch, the first `touchedCount` of them */
+  touched = new Int32Array(0)
+  touchedCount = 0
+  /** a program's stack of results (offsets in mem), one per scratch slot */
+  stack = new Int32Array(1)
+  /** rows before the scratch slots */
+  private rows = 0
+  /** scratch slots the deepest program uses */
+  private slots = 1
 
-  constructor(readonly docs: readonly AnalyzedDoc[], readonly spec: SearchTypeSpec) {
-    this.size = docs.length
+  constructor(private readonly pool: IdPool) {}
+
+  /** Makes room for a program using `depth` scratch slots. */
+  reserve(depth: number): void {
+    if (depth > this.slots) this.slots = depth
+  }
+
+  /** The offset of scratch slot `s`. */
+  scratch(s: number): number {
+    return (this.rows + s) * this.words
+  }
+
+  /** Indexes `docs` (at most BATCH) for the scopes of `vocab` that stored queries use. */
+  load(vocab: Vocabulary, docs: readonly AnalyzedDoc[]): void {
+    if (docs.length > BATCH) throw new Error(`a batch holds at most ${BATCH} documents`)
+    this.docs = docs
     this.words = (docs.length + 31) >>> 5
-    const defaults = spec.defaults.map((f) => f.column)
-    docs.forEach((d, i) => { for (const c of defaults) this.mark(this.defaultTokens, d.text[c]?.tokens, i) })
+    const ids = this.pool.capacity
+    if (ids > this.rows || (this.rows + this.slots) * MAX_WORDS > this.mem.length) {
+      // Grown by half again, so queries added one at a time do not reallocate every batch.
+      const rows = Math.max(ids, Math.ceil(this.rows * 1.5), 64)
+      this.stamp = new Int32Array(rows)
+      this.touched = new Int32Array(rows)
+      this.mem = new Int32Array((rows + this.slots) * MAX_WORDS)
+      this.stack = new Int32Array(this.slots)
+      this.rows = rows
+    }
+    this.current++
+    this.touchedCount = 0
+    if (!vocab.defaults.empty) this.markText(vocab.defaults)
+    for (const s of vocab.columns.values()) if (!s.empty) this.markText(s)
+    for (const s of vocab.values.values()) if (!s.empty) this.markValues(s)
   }
 
-  private mark<K>(map: Map<K, Bits>, keys: readonly K[] | undefined, i: number): void {
-    if (!keys) return
-    const word = i >>> 5
-    const bit = 1 << (i & 31)
-    for (const k of keys) {
-      if (k === VALUE_GAP) continue
-      let b = map.get(k)
-      if (!b) map.set(k, (b = new Uint32Array(this.words)))
-      b[word] |= bit
+  /** Sets bit i of the row of `id`, clearing the row first if this batch had not set it yet. */
+  private mark(id: number, i: number): void {
+    const words = this.words
+    const at = id * words
+    if (this.stamp[id] !== this.current) {
+      this.stamp[id] = this.current
+      this.touched[this.touchedCount++] = id
+      this.mem.fill(0, at, at + words)
+    }
+    this.mem[at + (i >>> 5)] |= 1 << (i & 31)
+  }
+
+  /** Sets the rows of a scope's tokens and prefixes, and keeps its token ids in order if phrases read them. */
+  private markText(scope: TextScope): void {
+    const docs = this.docs
+    const { columns, termTable, prefixTable, prefixLengths } = scope
+    const lengths = prefixLengths.length
+    const keep = scope.phrases > 0
+    let seq = scope.seq
+    let n = 0
+    if (keep && scope.starts.length < docs.length + 1) scope.starts = new Int32Array(BATCH + 1)
+    const starts = scope.starts
+    for (let i = 0; i < docs.length; i++) {
+      const d = docs[i]
+      if (keep) starts[i] = n
+      for (let c = 0; c < columns.length; c++) {
+        const tokens = d.text[columns[c]]?.tokens
+        if (!tokens) continue
+        if (keep && seq.length < n + tokens.length + 1) {
+          const grown = new Int32Array(Math.max(2 * seq.length, n + tokens.length + 1))
+          grown.set(seq.subarray(0, n))
+          scope.seq = seq = grown
+        }
+        for (let k = 0; k < tokens.length; k++) {
+          const t = tokens[k]
+          const length = t.length
+          // VALUE_GAP, the empty token between values: never a query's token
+          if (length === 0) { if (keep) seq[n++] = -1; continue }
+          // The hash grows a character at a time: at each prefix length in use, that prefix's.
+          let h = HASH_START
+          let next = 0
+          while (next < lengths && prefixLengths[next] === 0) { const id = prefixTable.find(t, h, 0); if (id >= 0) this.mark(id, i); next++ }
+          for (let j = 0; j < length; j++) {
+            h = Math.imul(h ^ t.charCodeAt(j), 0x01000193)
+            if (next < lengths && prefixLengths[next] === j + 1) {
+              next++
+              const id = prefixTable.find(t, h, j + 1)
+              if (id >= 0) this.mark(id, i)
+            }
+          }
+          const id = termTable.find(t, h, length)
+          if (keep) seq[n++] = id
+          if (id >= 0) this.mark(id, i)
+        }
+        if (keep) seq[n++] = -1
+      }
+    }
+    if (keep) starts[docs.length] = n
+  }
+
+  private markValues(scope: ValueScope): void {
+    const docs = this.docs
+    const values = scope.values
+    for (let i = 0; i < docs.length; i++) {
+      const vs = docs[i].values[scope.column] as readonly FieldValue[] | undefined
+      if (!vs) continue
+      for (const v of vs) {
+        const key = values.get(v)
+        if (key) this.mark(key.id, i)
+      }
     }
   }
 
-  /** Documents holding `token` in a default field (column null) or in `column`. */
-  term(column: string | null, token: string): Bits | undefined {
-    if (column === null) return this.defaultTokens.get(token)
-    let m = this.columns.get(column)
-    if (!m) {
-      this.columns.set(column, (m = new Map()))
-      this.docs.forEach((d, i) => this.mark(m!, d.text[column]?.tokens, i))
+  /** Whether `at` is a row (read only) rather than a scratch slot. */
+  isRow(at: number): boolean {
+    return at < this.rows * this.words
+  }
+
+  /** Every document, into scratch slot `s`. */
+  all(s: number): number {
+    const out = this.scratch(s)
+    const { mem, words } = this
+    for (let w = 0; w < words; w++) mem[out + w] = fullWord(this.docs.length, w)
+    return out
+  }
+
+  /** Replaces the set at `at` with the batch's other documents; whether there are any. */
+  complement(at: number): boolean {
+    const { mem, words } = this
+    let any = 0
+    for (let w = 0; w < words; w++) any |= (mem[at + w] = fullWord(this.docs.length, w) & ~mem[at + w])
+    return any !== 0
+  }
+
+  /** Keeps in the set at `at` the documents `m` accepts; whether any is left. */
+  filter(m: Matcher, at: number): boolean {
+    const { mem, words, docs } = this
+    let any = 0
+    for (let w = 0; w < words; w++) {
+      let word = mem[at + w]
+      let kept = word
+      while (word) {
+        const low = word & -word
+        if (!m(docs[(w << 5) + (31 - Math.clz32(low))])) kept ^= low
+        word ^= low
+      }
+      mem[at + w] = kept
+      any |= kept
     }
-    return m.get(token)
+    return any !== 0
   }
 
-  /** The batch's distinct tokens of one text field. */
-  columnTokens(column: string): Iterable<string> {
-    this.term(column, '')
-    return this.columns.get(column)!.keys()
-  }
-
-  /** Documents holding a value in `column`. */
-  value(column: string, v: FieldValue): Bits | undefined {
-    let m = this.values.get(column)
-    if (!m) {
-      this.values.set(column, (m = new Map()))
-      this.docs.forEach((d, i) => this.mark(m!, d.values[column] as FieldValue[] | undefined, i))
+  /** Keeps in the set at `at` the documents holding code[from, from + k) one after the other in `scope`; whether any is left. */
+  phrase(scope: TextScope, code: Int32Array, from: number, k: number, at: number): boolean {
+    const { mem, words } = this
+    const { seq, starts } = scope
+    let any = 0
+    for (let w = 0; w < words; w++) {
+      let word = mem[at + w]
+      let kept = word
+      while (word) {
+        const low = word & -word
+        const i = (w << 5) + (31 - Math.clz32(low))
+        if (!holdsRun(seq, starts[i], starts[i + 1], code, from, k)) kept ^= low
+        word ^= low
+      }
+      mem[at + w] = kept
+      any |= kept
     }
-    return m.get(v)
-  }
-
-  /** The batch's distinct default tokens, sorted (for prefixes). */
-  get sortedDefaultTokens(): readonly string[] {
-    return (this.sorted ??= [...this.defaultTokens.keys()].sort())
-  }
-
-  /** Documents with a default token starting with `prefix`. */
-  prefix(prefix: string): Bits | undefined {
-    const sorted = this.sortedDefaultTokens
-    let out: Bits | undefined
-    for (let k = firstNotBelow(sorted, prefix); k < sorted.length && sorted[k].startsWith(prefix); k++) out = or(out, this.defaultTokens.get(sorted[k])!, this.words)
-    return out
-  }
-
-  /** Documents among `candidates` (all when undefined) that `m` accepts. */
-  filter(m: Matcher, candidates?: Bits): Bits | undefined {
-    let out: Bits | undefined
-    forEachBit(candidates ?? this.all(), (i) => { if (m(this.docs[i])) (out ??= new Uint32Array(this.words))[i >>> 5] |= 1 << (i & 31) })
-    return out
-  }
-
-  all(): Bits {
-    const out = new Uint32Array(this.words)
-    for (let w = 0; w < this.words; w++) out[w] = fullWord(this.size, w)
-    return out
+    return any !== 0
   }
 }
 
-/** Calls `visit` with the number of each document in `bits`, in order. */
-export function forEachBit(bits: Bits, visit: (i: number) => void): void {
-  for (let w = 0; w < bits.length; w++) {
-    let word = bits[w]
-    while (word) {
-      const low = word & -word
-      visit((w << 5) + (31 - Math.clz32(low)))
-      word ^= low
-    }
+/** Whether seq[start, end) holds ids[from], ids[from + 1], … (k of them) at consecutive places. */
+function holdsRun(seq: Int32Array, start: number, end: number, ids: Int32Array, from: number, k: number): boolean {
+  const first = ids[from]
+  outer: for (let p = start, last = end - k; p <= last; p++) {
+    if (seq[p] !== first) continue
+    for (let j = 1; j < k; j++) if (seq[p + j] !== ids[from + j]) continue outer
+    return true
   }
+  return false
 }
 
 function fullWord(size: number, w: number): number {
   const left = size - (w << 5)
-  return left >= 32 ? 0xffffffff | 0 : (1 << left) - 1
-}
-
-/** a ∪ b, into `a` (a set of the caller's own) or a new set; undefined stands for the empty set throughout. */
-function or(a: Bits | undefined, b: Bits, words: number): Bits {
-  const out = a ?? new Uint32Array(words)
-  for (let w = 0; w < words; w++) out[w] |= b[w]
-  return out
-}
-
-function isEmpty(b: Bits): boolean {
-  for (let w = 0; w < b.length; w++) if (b[w]) return false
-  return true
-}
-
-/** A query compiled to bits over a batch: undefined is no document. */
-export type BitsQuery = (b: BatchIndex) => Bits | undefined
-
-/** Compiles a parsed query into bitset operations over a batch (exactly the matcher's answer). */
-export function compileBits(ast: Node, type: SearchType): BitsQuery {
-  return compile(ast, searchType(type), type)
-}
-
-function compile(node: Node, spec: SearchTypeSpec, type: SearchType): BitsQuery {
-  switch (node.kind) {
-    case 'all': return (b) => b.all()
-    case 'none': return () => undefined
-    case 'term': {
-      const t = node.token
-      if (node.field === null) return (b) => b.term(null, t)
-      const c = textFieldsOf(spec, node.field)[0].column
-      return (b) => b.term(c, t)
-    }
-    case 'phrase': {
-      // Every token present (in the default fields or the field) is necessary; the matcher checks order.
-      const column = node.field === null ? null : textFieldsOf(spec, node.field)[0].column
-      const tokens = [...new Set(node.tokens)]
-      const exact = compileMatcher(node, type)
-      return (b) => {
-        let cand: Bits | undefined
-        for (const t of tokens) {
-          const bits = b.term(column, t)
-          if (!bits) return undefined
-          cand = cand ? and2(cand, bits) : bits
-        }
-        return b.filter(exact, cand)
-      }
-    }
-    case 'prefix': {
-      const p = node.prefix
-      if (node.field === null) return (b) => b.prefix(p)
-      const exact = compileMatcher(node, type)
-      return (b) => b.filter(exact)
-    }
-    case 'value': {
-      const c = fieldOf(spec, node.field).column
-      const v = node.value
-      return (b) => b.value(c, v as FieldValue)
-    }
-    case 'range': {
-      const exact = compileMatcher(node, type)
-      return (b) => b.filter(exact)
-    }
-    case 'and': {
-      // Bit-decided children first; children a document at a time only on what is left.
-      const docwise = node.children.filter((c) => c.kind === 'range' || (c.kind === 'prefix' && c.field !== null))
-      const bitwise = node.children.filter((c) => !docwise.includes(c)).map((c) => compile(c, spec, type))
-      const checks = docwise.map((c) => compileMatcher(c, type))
-      return (b) => {
-        let acc: Bits | undefined
-        let owned = false // the first child's bits may be the batch index's: copied before changing
-        for (const q of bitwise) {
-          const bits = q(b)
-          if (!bits) return undefined
-          if (!acc) acc = bits
-          else if (owned) { if (!andInto(acc, bits)) return undefined }
-          else { acc = and2(acc, bits); owned = true; if (isEmpty(acc)) return undefined }
-        }
-        for (const m of checks) {
-          acc = b.filter(m, acc)
-          if (!acc) return undefined
-        }
-        return acc ?? b.all()
-      }
-    }
-    case 'or': {
-      const parts = node.children.map((c) => compile(c, spec, type))
-      return (b) => {
-        let acc: Bits | undefined
-        // `acc` is always a set of our own: the first part's bits may be the batch index's.
-        for (const q of parts) { const bits = q(b); if (bits) acc = or(acc, bits, b.words) }
-        return acc
-      }
-    }
-    case 'not': {
-      const inner = compile(node.child, spec, type)
-      return (b) => {
-        const bits = inner(b)
-        const out = b.all()
-        if (bits) for (let w = 0; w < b.words; w++) out[w] &= ~bits[w]
-        return isEmpty(out) ? undefined : out
-      }
-    }
-  }
-}
-
-/** a ∩= b; whether anything is left. */
-function andInto(a: Bits, b: Bits): boolean {
-  let any = 0
-  for (let w = 0; w < a.length; w++) any |= (a[w] &= b[w])
-  return any !== 0
-}
-
-/** a ∩ b as a new set (neither is changed: they may be the batch index's own). */
-function and2(a: Bits, b: Bits): Bits {
-  const out = new Uint32Array(a.length)
-  for (let w = 0; w < a.length; w++) out[w] = a[w] & b[w]
-  return out
+  return left >= 32 ? -1 : (1 << left) - 1
 }

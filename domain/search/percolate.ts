@@ -1,55 +1,117 @@
 /**
- * Stored queries indexed for percolation: which of many queries (search alerts) does one new
- * document match? Each query is filed under its anchors (request.ts anchorTokens: a matching
- * document holds at least one of them): a token of the default fields, a token of one field (a
- * fielded term or phrase), or a prefix (an unfielded prefix query, found from each prefix of the
- * document's words). A document is tried only against the queries filed under its words, plus the
- * few with no anchor (filters only, negations). Queries that are nothing but their anchors (an
- * unfielded term, prefix, or an OR of them) are taken without running their matcher. A batch of
- * documents is matched at once by `matchBatch` (percolate-batch.ts).
+ * Stored queries indexed for percolation: which of many queries (search alerts) does a new
+ * document match? Each query is compiled over its type's vocabulary (percolate-terms.ts: an id per
+ * token, prefix and value some query asks for) into a program over a batch's rows of bits
+ * (percolate-program.ts, percolate-batch.ts), and filed under its anchors: ids of which a matching
+ * document sets at least one. A few documents are tried only against the queries filed under
+ * the ids they set (plus the few with no anchor: filters only, negations); a large batch sets
+ * the ids of most queries anyway, so then every query of the type runs, in the order its
+ * program is stored. Either way a query runs once for the whole batch.
  */
 import type { Node } from './ast.js'
-import { searchType, type SearchType } from './fields.js'
+import type { SearchType } from './fields.js'
 import type { AnalyzedDoc } from './document.js'
 import type { Matcher } from './matcher.js'
-import { anchorTokens, FIELD_ANCHOR, PREFIX_ANCHOR } from './request.js'
-import { fieldOf } from './matcher.js'
-import { BatchIndex, BATCH, compileBits, forEachBit, type BitsQuery } from './percolate-batch.js'
+import { Batch, BATCH } from './percolate-batch.js'
+import { compileQuery, ProgramEnv, run } from './percolate-program.js'
+import { IdPool, Vocabulary } from './percolate-terms.js'
 
 export interface StoredQuery { readonly id: number; readonly type: SearchType; readonly ast: Node; readonly matches: Matcher }
 
-/** A stored query with the number of the last document it was tried on (no per-document candidate set). */
-interface Entry<Q> { readonly q: Q; readonly anchors: Set<string> | null; readonly exact: boolean; readonly bits: BitsQuery; tried: number }
-
 /**
- * Whether holding an anchor in a default field is the whole of the query (an unfielded term or
- * prefix, or an OR of them): such queries are filed apart, found from the document's default
- * tokens and taken without running their matcher.
+ * The stored queries of one search type, by slot (a small integer, reused): each slot's program
+ * in one code array, with its query, the ids it is filed under and the number of the last
+ * batch it ran on.
  */
-function anchorIsMatch(n: Node): boolean {
-  if (n.kind === 'term' || n.kind === 'prefix') return n.field === null
-  return n.kind === 'or' && n.children.every(anchorIsMatch)
-}
+class Shelf<Q> {
+  readonly vocab: Vocabulary
+  code = new Int32Array(1024)
+  used = 0
+  /** code of removed queries, reclaimed when it is half the array */
+  garbage = 0
+  at: Int32Array = new Int32Array(64).fill(-1)
+  length = new Int32Array(64)
+  tried = new Int32Array(64)
+  readonly queries: (Q | undefined)[] = []
+  readonly anchors: (readonly number[] | null)[] = []
+  readonly releases: ((() => void) | undefined)[] = []
+  /** slots in use, and the number of slots ever used */
+  live = 0
+  slots = 0
+  private readonly free: number[] = []
+  /** id → slots filed under it */
+  readonly filed: (number[] | undefined)[] = []
+  readonly unanchored = new Set<number>()
 
-/**
- * Per search type: queries by anchor token, by token of one field (a fielded term or phrase is
- * tried only when that field holds it), unfielded prefix queries by their prefix (with the prefix
- * lengths in use, so a document's tokens are cut only at those), and the unanchored ones.
- */
-interface Anchors<Q> {
-  byToken: Map<string, Set<Entry<Q>>>
-  byField: Map<string, Map<string, Set<Entry<Q>>>>
-  byPrefix: Map<string, Set<Entry<Q>>>
-  prefixLengths: Map<number, number>
-}
-interface Slot<Q> { verified: Anchors<Q>; exact: Anchors<Q>; unanchored: Set<Entry<Q>> }
+  constructor(type: SearchType, pool: IdPool) {
+    this.vocab = new Vocabulary(type, pool)
+  }
 
-const anchors = <Q>(): Anchors<Q> => ({ byToken: new Map(), byField: new Map(), byPrefix: new Map(), prefixLengths: new Map() })
+  add(q: Q, code: readonly number[], anchors: readonly number[] | null, release: () => void): number {
+    const slot = this.free.pop() ?? this.slots++
+    if (slot >= this.at.length) this.growSlots()
+    if (this.used + code.length > this.code.length) this.growCode(code.length)
+    this.code.set(code, this.used)
+    this.at[slot] = this.used
+    this.length[slot] = code.length
+    this.used += code.length
+    this.queries[slot] = q
+    this.anchors[slot] = anchors
+    this.releases[slot] = release
+    this.live++
+    if (!anchors) this.unanchored.add(slot)
+    else for (const id of anchors) (this.filed[id] ??= []).push(slot)
+    return slot
+  }
 
-/** The sets of queries filed under token `t` and under its prefixes at the lengths in use. */
-function filedUnder<Q>(a: Anchors<Q>, t: string, prefixLengths: readonly number[], visit: (entries: Set<Entry<Q>> | undefined) => void): void {
-  visit(a.byToken.get(t))
-  for (const k of prefixLengths) if (k <= t.length) visit(a.byPrefix.get(k === t.length ? t : t.slice(0, k)))
+  remove(slot: number): void {
+    const anchors = this.anchors[slot]
+    if (!anchors) this.unanchored.delete(slot)
+    else {
+      for (const id of anchors) {
+        const list = this.filed[id]!
+        list[list.indexOf(slot)] = list[list.length - 1]
+        list.pop()
+        if (!list.length) this.filed[id] = undefined
+      }
+    }
+    // After unfiling: a released id may be handed to another query at once.
+    this.releases[slot]!()
+    this.garbage += this.length[slot]
+    this.at[slot] = -1
+    this.queries[slot] = undefined
+    this.anchors[slot] = null
+    this.releases[slot] = undefined
+    this.live--
+    this.free.push(slot)
+  }
+
+  private growSlots(): void {
+    const n = this.at.length * 2
+    const at = new Int32Array(n).fill(-1)
+    at.set(this.at)
+    const length = new Int32Array(n)
+    length.set(this.length)
+    this.at = at
+    this.length = length
+    this.tried = new Int32Array(n)
+  }
+
+  /** Room for `more` integers of code: removed programs' code dropped first if it is half the array. */
+  private growCode(more: number): void {
+    const keep = this.used - this.garbage
+    const code = new Int32Array(Math.max(1024, 2 * (keep + more)))
+    let used = 0
+    for (let s = 0; s < this.slots; s++) {
+      if (this.at[s] < 0) continue
+      code.set(this.code.subarray(this.at[s], this.at[s] + this.length[s]), used)
+      this.at[s] = used
+      used += this.length[s]
+    }
+    this.code = code
+    this.used = used
+    this.garbage = 0
+  }
 }
 
 export interface QueryIndex<Q extends StoredQuery> {
@@ -64,131 +126,86 @@ export interface QueryIndex<Q extends StoredQuery> {
 }
 
 export function createQueryIndex<Q extends StoredQuery>(): QueryIndex<Q> {
-  const queries = new Map<number, Entry<Q>>()
-  const slots = new Map<SearchType, Slot<Q>>()
-  const slot = (type: SearchType) => {
-    let s = slots.get(type)
-    if (!s) slots.set(type, (s = { verified: anchors(), exact: anchors(), unanchored: new Set() }))
-    return s
-  }
-  const file = (map: Map<string, Set<Entry<Q>>>, key: string, e: Entry<Q>) => {
-    let set = map.get(key)
-    if (!set) map.set(key, (set = new Set()))
-    set.add(e)
-  }
-  const unfile = (map: Map<string, Set<Entry<Q>>>, key: string, e: Entry<Q>) => {
-    const set = map.get(key)
-    set?.delete(e)
-    if (set && !set.size) map.delete(key)
-  }
-  const mapOf = (byField: Anchors<Q>['byField'], column: string) => {
-    let m = byField.get(column)
-    if (!m) byField.set(column, (m = new Map()))
-    return m
-  }
-  /** A field anchor's column and token. */
-  const fielded = (type: SearchType, anchor: string): [string, string] => {
-    const end = anchor.indexOf(FIELD_ANCHOR, 1)
-    return [fieldOf(searchType(type), anchor.slice(1, end)).column, anchor.slice(end + 1)]
-  }
-  let documents = 0
+  /** query id → its type's shelf and slot */
+  const where = new Map<number, { shelf: Shelf<Q>; slot: number }>()
+  const pool = new IdPool()
+  const env = new ProgramEnv()
+  const shelves = new Map<SearchType, Shelf<Q>>()
+  const batch = new Batch(pool)
+  let batches = 0
+
   const index: QueryIndex<Q> = {
     add(q) {
       index.remove(q.id)
-      const e: Entry<Q> = { q, anchors: anchorTokens(q.ast), exact: anchorIsMatch(q.ast), bits: compileBits(q.ast, q.type), tried: 0 }
-      queries.set(q.id, e)
-      const slotOf = slot(q.type)
-      if (!e.anchors) { slotOf.unanchored.add(e); return }
-      const s = e.exact ? slotOf.exact : slotOf.verified
-      for (const t of e.anchors) {
-        if (t.startsWith(FIELD_ANCHOR)) { const [column, token] = fielded(q.type, t); file(mapOf(s.byField, column), token, e); continue }
-        if (!t.startsWith(PREFIX_ANCHOR)) { file(s.byToken, t, e); continue }
-        const prefix = t.slice(PREFIX_ANCHOR.length)
-        file(s.byPrefix, prefix, e)
-        s.prefixLengths.set(prefix.length, (s.prefixLengths.get(prefix.length) ?? 0) + 1)
-      }
+      let shelf = shelves.get(q.type)
+      if (!shelf) shelves.set(q.type, (shelf = new Shelf<Q>(q.type, pool)))
+      const c = compileQuery(q.ast, q.type, shelf.vocab, env)
+      batch.reserve(c.depth)
+      where.set(q.id, { shelf, slot: shelf.add(q, c.code, c.anchors, c.release) })
     },
     remove(id) {
-      const e = queries.get(id)
-      if (!e) return
-      queries.delete(id)
-      const slotOf = slot(e.q.type)
-      if (!e.anchors) { slotOf.unanchored.delete(e); return }
-      const s = e.exact ? slotOf.exact : slotOf.verified
-      for (const t of e.anchors) {
-        if (t.startsWith(FIELD_ANCHOR)) {
-          const [column, token] = fielded(e.q.type, t)
-          const byToken = mapOf(s.byField, column)
-          unfile(byToken, token, e)
-          if (!byToken.size) s.byField.delete(column)
-          continue
-        }
-        if (!t.startsWith(PREFIX_ANCHOR)) { unfile(s.byToken, t, e); continue }
-        const prefix = t.slice(PREFIX_ANCHOR.length)
-        unfile(s.byPrefix, prefix, e)
-        const left = (s.prefixLengths.get(prefix.length) ?? 1) - 1
-        if (left) s.prefixLengths.set(prefix.length, left)
-        else s.prefixLengths.delete(prefix.length)
-      }
+      const w = where.get(id)
+      if (!w) return
+      where.delete(id)
+      w.shelf.remove(w.slot)
     },
-    get: (id) => queries.get(id)?.q,
+    get(id) {
+      const w = where.get(id)
+      return w && w.shelf.queries[w.slot]
+    },
     match(type, doc) {
-      const s = slots.get(type)
-      if (!s) return []
-      const stamp = ++documents
-      const out: Q[] = []
-      const take = (entries: Set<Entry<Q>> | undefined, verify: boolean) => {
-        if (!entries) return
-        for (const e of entries) {
-          if (e.tried === stamp) continue
-          e.tried = stamp
-          if (!verify || e.q.matches(doc)) out.push(e.q)
-        }
-      }
-      // Queries filed under a token of the default fields (an unfielded anchor is held there by any
-      // match), under a prefix of it, or under a token of one field. A token met again finds only
-      // queries already tried (their stamp): cheaper than a set of distinct tokens.
-      const exactLengths = [...s.exact.prefixLengths.keys()]
-      const verifiedLengths = [...s.verified.prefixLengths.keys()]
-      for (const f of searchType(type).defaults) {
-        for (const t of doc.text[f.column]?.tokens ?? []) {
-          filedUnder(s.exact, t, exactLengths, (e) => take(e, false))
-          filedUnder(s.verified, t, verifiedLengths, (e) => take(e, true))
-        }
-      }
-      for (const a of [s.exact, s.verified]) {
-        for (const [column, queries] of a.byField) for (const t of doc.text[column]?.tokens ?? []) take(queries.get(t), a === s.verified)
-      }
-      take(s.unanchored, true)
-      return out
+      return index.matchBatch(type, [doc])[0]
     },
     matchBatch(type, docs) {
       const out = docs.map(() => [] as Q[])
-      const s = slots.get(type)
-      if (!s) return out
-      const spec = searchType(type)
+      const shelf = shelves.get(type)
+      if (!shelf || !shelf.live) return out
       for (let start = 0; start < docs.length; start += BATCH) {
-        const b = new BatchIndex(docs.slice(start, start + BATCH), spec)
-        // The queries filed under the batch's words, each once; then each evaluated once for the whole batch.
-        const stamp = ++documents
-        const candidates: Entry<Q>[] = []
-        const collect = (entries: Set<Entry<Q>> | undefined) => {
-          if (entries) for (const e of entries) if (e.tried !== stamp) { e.tried = stamp; candidates.push(e) }
+        batch.load(shelf.vocab, start === 0 && docs.length <= BATCH ? docs : docs.slice(start, start + BATCH))
+        const { touched, touchedCount } = batch
+        const filed: readonly (number[] | undefined)[] = shelf.filed
+        const at: Int32Array = shelf.at
+        const tried: Int32Array = shelf.tried
+        // The queries filed under the ids the batch set: when they are most of the shelf, all of
+        // them in order is cheaper than finding them.
+        let filedHere = 0
+        for (let k = 0; k < touchedCount; k++) filedHere += filed[touched[k]]?.length ?? 0
+        if (2 * filedHere >= shelf.live) {
+          for (let s = 0; s < shelf.slots; s++) if (at[s] >= 0) emit(s, start)
+          continue
         }
-        for (const a of [s.exact, s.verified]) {
-          const lengths = [...a.prefixLengths.keys()]
-          for (const t of b.defaultTokens.keys()) filedUnder(a, t, lengths, collect)
-          for (const [column, byToken] of a.byField) for (const t of b.columnTokens(column)) collect(byToken.get(t))
+        const stamp = ++batches
+        for (let k = 0; k < touchedCount; k++) {
+          const list: number[] | undefined = filed[touched[k]]
+          if (!list) continue
+          for (let j = 0; j < list.length; j++) {
+            const s = list[j]
+            if (tried[s] === stamp) continue
+            tried[s] = stamp
+            emit(s, start)
+          }
         }
-        collect(s.unanchored)
-        for (const e of candidates) {
-          const bits = e.bits(b)
-          if (bits) forEachBit(bits, (i) => out[start + i].push(e.q))
-        }
+        for (const s of shelf.unanchored) emit(s, start)
       }
       return out
+
+      /** Runs the query in `slot` over the batch and adds it to each document it matches. */
+      function emit(slot: number, start: number): void {
+        const r = run(shelf!.code, shelf!.at[slot], batch, env)
+        if (r < 0) return
+        const q = shelf!.queries[slot]!
+        const { mem, words } = batch
+        for (let w = 0; w < words; w++) {
+          let word = mem[r + w]
+          while (word) {
+            const low = word & -word
+            out[start + (w << 5) + (31 - Math.clz32(low))].push(q)
+            word ^= low
+          }
+        }
+      }
     },
-    get size() { return queries.size },
+    get size() { return where.size },
   }
   return index
 }
