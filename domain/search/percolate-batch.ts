@@ -1,8 +1,8 @@
 /**
  * The index of a batch of documents being percolated: a row of bits per id of the stored queries'
  * vocabulary (percolate-terms.ts; bit i of a row: document i holds that token, prefix or value),
- * set from one table probe per document token (plus one per prefix length in use). A token no
- * query asks for sets nothing. Stored queries are programs over these rows (percolate-program.ts).
+ * set from one table probe per document token (a memo of every id a token sets, when the scope
+ * has prefixes). A token no query asks for sets nothing. Stored queries are programs over these rows (percolate-program.ts).
  *
  * Rows and intermediate results live in one Int32Array reused from batch to batch: the rows first
  * (id × words), then the scratch slots of the programs; a result is an offset there, -1 for no
@@ -12,7 +12,7 @@
 import type { AnalyzedDoc, FieldValue } from './document.js'
 import type { Matcher } from './matcher.js'
 import { HASH_START } from './percolate-strings.js'
-import type { IdPool, TextScope, ValueScope, Vocabulary } from './percolate-terms.js'
+import { NOTHING, type IdPool, type TextScope, type ValueScope, type Vocabulary } from './percolate-terms.js'
 
 /** Documents per batch: 16 words of bits. */
 export const BATCH = 512
@@ -85,8 +85,7 @@ export class Batch {
   /** Sets the rows of a scope's tokens and prefixes, and keeps its token ids in order if phrases read them. */
   private markText(scope: TextScope): void {
     const docs = this.docs
-    const { columns, termTable, prefixTable, prefixLengths } = scope
-    const lengths = prefixLengths.length
+    const { columns, termTable } = scope
     const keep = scope.phrases > 0
     let seq = scope.seq
     let n = 0
@@ -104,23 +103,27 @@ export class Batch {
           scope.seq = seq = grown
         }
         for (let k = 0; k < tokens.length; k++) {
+          // (the memo may be emptied and replaced by resolve when full)
+          const memo = scope.memo
           const t = tokens[k]
           const length = t.length
           // VALUE_GAP, the empty token between values: never a query's token
           if (length === 0) { if (keep) seq[n++] = -1; continue }
-          // The hash grows a character at a time: at each prefix length in use, that prefix's.
           let h = HASH_START
-          let next = 0
-          while (next < lengths && prefixLengths[next] === 0) { const id = prefixTable.find(t, h, 0); if (id >= 0) this.mark(id, i); next++ }
-          for (let j = 0; j < length; j++) {
-            h = Math.imul(h ^ t.charCodeAt(j), 0x01000193)
-            if (next < lengths && prefixLengths[next] === j + 1) {
-              next++
-              const id = prefixTable.find(t, h, j + 1)
-              if (id >= 0) this.mark(id, i)
+          for (let j = 0; j < length; j++) h = Math.imul(h ^ t.charCodeAt(j), 0x01000193)
+          let id: number
+          if (memo === null) id = termTable.find(t, h, length)
+          else {
+            let v = memo.find(t, h, length)
+            if (v === -1) v = scope.resolve(t)
+            if (v >= 0 || v === NOTHING) id = v === NOTHING ? -1 : v
+            else {
+              const at = -3 - v
+              const lists = scope.lists
+              id = lists[at]
+              for (let p = at + 2, end = p + lists[at + 1]; p < end; p++) this.mark(lists[p], i)
             }
           }
-          const id = termTable.find(t, h, length)
           if (keep) seq[n++] = id
           if (id >= 0) this.mark(id, i)
         }

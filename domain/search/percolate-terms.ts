@@ -10,7 +10,7 @@
  * their own, one per field.
  */
 import type { FieldValue } from './document.js'
-import { StringTable } from './percolate-strings.js'
+import { HASH_START, StringTable, hashOf, step } from './percolate-strings.js'
 import { searchType, type SearchType } from './fields.js'
 
 /** Integer ids, reused once released: the batch's rows are indexed by them. */
@@ -43,6 +43,15 @@ function release<K>(map: Map<K, Key>, k: K, pool: IdPool): boolean {
   return true
 }
 
+/** A memo value: the token sets no id. */
+export const NOTHING = -2
+
+/**
+ * Distinct tokens the memo remembers, at most: past this it starts again empty (it remembers
+ * tokens no query reads too, so the documents' own vocabulary would otherwise grow it for ever).
+ */
+const MEMO_LIMIT = 1 << 18
+
 export class TextScope {
   /** what the batch reads, token → id (the counted keys below are for adding and removing) */
   readonly termTable = new StringTable()
@@ -61,6 +70,14 @@ export class TextScope {
    */
   seq = new Int32Array(0)
   starts = new Int32Array(0)
+  /**
+   * While the scope has prefixes, token → every id it sets, so that a token costs one probe
+   * instead of one per prefix length: a value ≥ 0 is its term id alone, NOTHING none, and v ≤ -3
+   * the list at lists[-3 - v]: [term id or -1, the number of prefix ids, the prefix ids]. Derived
+   * from the terms and prefixes, so emptied whenever they change.
+   */
+  memo: StringTable | null = null
+  lists: number[] = []
 
   constructor(readonly columns: readonly string[], private readonly pool: IdPool) {}
 
@@ -68,12 +85,12 @@ export class TextScope {
 
   term(token: string): number {
     const { id, fresh } = acquire(this.terms, token, this.pool)
-    if (fresh) this.termTable.set(token, id)
+    if (fresh) { this.termTable.set(token, id); this.forget() }
     return id
   }
 
   dropTerm(token: string): void {
-    if (release(this.terms, token, this.pool)) this.termTable.delete(token)
+    if (release(this.terms, token, this.pool)) { this.termTable.delete(token); this.forget() }
   }
 
   prefix(p: string): number {
@@ -91,6 +108,37 @@ export class TextScope {
     if (n) this.lengths.set(length, n)
     else this.lengths.delete(length)
     this.prefixLengths = Int32Array.from([...this.lengths.keys()].sort((a, b) => a - b))
+    this.forget()
+  }
+
+  private forget(): void {
+    this.memo = this.prefixes.size ? new StringTable() : null
+    this.lists = []
+  }
+
+  /** The memo value of `token` (see memo), remembered. */
+  resolve(token: string): number {
+    const memo = this.memo!
+    if (memo.size >= MEMO_LIMIT) this.forget()
+    const lengths = this.prefixLengths
+    const found: number[] = []
+    let h = HASH_START
+    let next = 0
+    for (let j = 0; ; j++) {
+      while (next < lengths.length && lengths[next] === j) {
+        const id = this.prefixTable.find(token, h, j)
+        if (id >= 0) found.push(id)
+        next++
+      }
+      if (j === token.length) break
+      h = step(h, token.charCodeAt(j))
+    }
+    const term = this.termTable.find(token, hashOf(token), token.length)
+    let v: number
+    if (!found.length) v = term >= 0 ? term : NOTHING
+    else { v = -3 - this.lists.length; this.lists.push(term, found.length, ...found) }
+    this.memo!.set(token, v)
+    return v
   }
 }
 
