@@ -6,8 +6,8 @@
  *
  * Rows and intermediate results live in one Int32Array reused from batch to batch: the rows first
  * (id × words), then the scratch slots of the programs; a result is an offset there, -1 for no
- * document. A row is valid only when stamped with the current batch, so nothing is cleared between
- * batches but the rows this one sets.
+ * document. Rows are all zero between batches (`clear` zeroes the ones a batch set), so a program
+ * reads any row as it is, with no check of whether this batch set it.
  */
 import type { AnalyzedDoc, FieldValue } from './document.js'
 import type { Matcher } from './matcher.js'
@@ -23,7 +23,7 @@ export class Batch {
   /** words of bits per row (documents / 32, rounded up) */
   words = 0
   mem = new Int32Array(0)
-  /** the number of the batch that last set each id's row (a row not stamped with `current` is empty) */
+  /** the number of the batch that last set each id's row: whether `touched` has it yet */
   stamp = new Int32Array(0)
   current = 0
   /** the ids with a row in this batch, the first `touchedCount` of them */
@@ -51,8 +51,8 @@ export class Batch {
   /** Indexes `docs` (at most BATCH) for the scopes of `vocab` that stored queries use. */
   load(vocab: Vocabulary, docs: readonly AnalyzedDoc[]): void {
     if (docs.length > BATCH) throw new Error(`a batch holds at most ${BATCH} documents`)
+    this.clear()
     this.docs = docs
-    this.words = (docs.length + 31) >>> 5
     const ids = this.pool.capacity
     if (ids > this.rows || (this.rows + this.slots) * MAX_WORDS > this.mem.length) {
       // Grown by half again, so queries added one at a time do not reallocate every batch.
@@ -65,21 +65,26 @@ export class Batch {
     }
     this.current++
     this.touchedCount = 0
+    this.words = (docs.length + 31) >>> 5
     if (!vocab.defaults.empty) this.markText(vocab.defaults)
     for (const s of vocab.columns.values()) if (!s.empty) this.markText(s)
     for (const s of vocab.values.values()) if (!s.empty) this.markValues(s)
   }
 
-  /** Sets bit i of the row of `id`, clearing the row first if this batch had not set it yet. */
+  /** Zeroes the rows the last batch set (the batch's owner calls it when done, else the next load does). */
+  clear(): void {
+    const { mem, words, touched } = this
+    for (let k = 0; k < this.touchedCount; k++) mem.fill(0, touched[k] * words, (touched[k] + 1) * words)
+    this.touchedCount = 0
+  }
+
+  /** Sets bit i of the row of `id`. */
   private mark(id: number, i: number): void {
-    const words = this.words
-    const at = id * words
     if (this.stamp[id] !== this.current) {
       this.stamp[id] = this.current
       this.touched[this.touchedCount++] = id
-      this.mem.fill(0, at, at + words)
     }
-    this.mem[at + (i >>> 5)] |= 1 << (i & 31)
+    this.mem[id * this.words + (i >>> 5)] |= 1 << (i & 31)
   }
 
   /** Sets the rows of a scope's tokens and prefixes, and keeps its token ids in order if phrases read them. */

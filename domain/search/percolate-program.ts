@@ -234,13 +234,13 @@ class Compiler {
 
 /** Runs the program at code[pc] over the batch: the offset of the documents it matches in b.mem, or -1. */
 export function run(code: Int32Array, pc: number, b: Batch, env: ProgramEnv): number {
-  const { mem, words, stamp, current, stack } = b
+  const { mem, words, stack } = b
   let sp = 0
   for (;;) {
     switch (code[pc++]) {
       case ROW: {
-        const id = code[pc++]
-        stack[sp++] = stamp[id] === current ? id * words : -1
+        // An empty row stays an offset (a set of no document): cheaper than asking whether the batch set it.
+        stack[sp++] = code[pc++] * words
         break
       }
       case ALL: stack[sp] = b.all(sp); sp++; break
@@ -252,9 +252,8 @@ export function run(code: Int32Array, pc: number, b: Batch, env: ProgramEnv): nu
         for (let k = 0; k < n; k++) if (stack[sp + k] < 0) { empty = true; break }
         if (empty) { stack[sp++] = -1; break }
         const out = b.scratch(sp)
-        if (stack[sp] !== out) copy(mem, out, stack[sp], words)
-        let any = true
-        for (let k = 1; k < n && any; k++) any = andInto(mem, out, stack[sp + k], words)
+        let any = and2(mem, out, stack[sp], stack[sp + 1], words)
+        for (let k = 2; k < n && any; k++) any = andInto(mem, out, stack[sp + k], words)
         stack[sp++] = any ? out : -1
         break
       }
@@ -309,13 +308,8 @@ export function run(code: Int32Array, pc: number, b: Batch, env: ProgramEnv): nu
         const from = pc
         pc += n
         const out = b.scratch(sp)
-        let any = true
-        for (let k = 0; k < n && any; k++) {
-          const id = code[from + k]
-          if (stamp[id] !== current) any = false
-          else if (k === 0) copy(mem, out, id * words, words)
-          else any = andInto(mem, out, id * words, words)
-        }
+        let any = and2(mem, out, code[from] * words, code[from + 1] * words, words)
+        for (let k = 2; k < n && any; k++) any = andInto(mem, out, code[from + k] * words, words)
         stack[sp++] = any && b.phrase(scope, code, from, n, out) ? out : -1
         break
       }
@@ -327,6 +321,13 @@ export function run(code: Int32Array, pc: number, b: Batch, env: ProgramEnv): nu
 
 function copy(mem: Int32Array, to: number, from: number, words: number): void {
   for (let w = 0; w < words; w++) mem[to + w] = mem[from + w]
+}
+
+/** to = a ∩ b (`to` may be `a`); whether anything is in it. */
+function and2(mem: Int32Array, to: number, a: number, b: number, words: number): boolean {
+  let any = 0
+  for (let w = 0; w < words; w++) any |= (mem[to + w] = mem[a + w] & mem[b + w])
+  return any !== 0
 }
 
 /** to ∩= from; whether anything is left. */

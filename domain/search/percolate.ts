@@ -114,6 +114,70 @@ class Shelf<Q> {
   }
 }
 
+/**
+ * A batch's matches: the queries that matched and their documents' bits, kept in one buffer while
+ * the queries run, then spread into one array per document, each allocated at its final size
+ * (pushing ~1,000 queries into each of 500 growing arrays cost as much as running the queries).
+ */
+class Hits<Q> {
+  /** per match: the slot, then the batch's words of bits */
+  private buf = new Int32Array(1 << 16)
+  private used = 0
+  private readonly counts = new Int32Array(BATCH)
+
+  reset(size: number): void {
+    this.used = 0
+    this.counts.fill(0, 0, size)
+  }
+
+  /** Notes that the query in `slot` matched the documents at `at` in the batch's memory (none when -1). */
+  note(slot: number, at: number, b: Batch): void {
+    if (at < 0) return
+    const { mem, words } = b
+    if (this.used + words + 1 > this.buf.length) {
+      const grown = new Int32Array(2 * this.buf.length)
+      grown.set(this.buf.subarray(0, this.used))
+      this.buf = grown
+    }
+    const { buf, counts } = this
+    let any = 0
+    buf[this.used] = slot
+    for (let w = 0; w < words; w++) {
+      let word = mem[at + w]
+      buf[this.used + 1 + w] = word
+      any |= word
+      while (word) {
+        counts[(w << 5) + (31 - Math.clz32(word & -word))]++
+        word &= word - 1
+      }
+    }
+    if (any) this.used += words + 1
+  }
+
+  /** Puts the queries of each of the batch's `size` documents in out[start + i]. */
+  fill(shelf: Shelf<Q>, out: Q[][], start: number, size: number): void {
+    const { buf, counts, used } = this
+    const words = (size + 31) >>> 5
+    const lists: Q[][] = []
+    for (let i = 0; i < size; i++) {
+      lists.push(new Array<Q>(counts[i]))
+      counts[i] = 0
+    }
+    for (let r = 0; r < used; r += words + 1) {
+      const q = shelf.queries[buf[r]]!
+      for (let w = 0; w < words; w++) {
+        let word = buf[r + 1 + w]
+        while (word) {
+          const i = (w << 5) + (31 - Math.clz32(word & -word))
+          lists[i][counts[i]++] = q
+          word &= word - 1
+        }
+      }
+    }
+    for (let i = 0; i < size; i++) out[start + i] = lists[i]
+  }
+}
+
 export interface QueryIndex<Q extends StoredQuery> {
   add(q: Q): void
   remove(id: number): void
@@ -133,6 +197,35 @@ export function createQueryIndex<Q extends StoredQuery>(): QueryIndex<Q> {
   const shelves = new Map<SearchType, Shelf<Q>>()
   const batch = new Batch(pool)
   let batches = 0
+
+  const hits = new Hits<Q>()
+
+  /** Runs over the loaded batch the queries its documents can match, each once, noting their hits. */
+  function runBatch(shelf: Shelf<Q>): void {
+    hits.reset(batch.docs.length)
+    const { touched, touchedCount } = batch
+    const { filed, at, tried } = shelf
+    // The queries filed under the ids the batch set: when they are most of the shelf, all of them
+    // in order is cheaper than finding them.
+    let filedHere = 0
+    for (let k = 0; k < touchedCount && 2 * filedHere < shelf.live; k++) filedHere += filed[touched[k]]?.length ?? 0
+    if (2 * filedHere >= shelf.live) {
+      for (let s = 0; s < shelf.slots; s++) if (at[s] >= 0) hits.note(s, run(shelf.code, at[s], batch, env), batch)
+      return
+    }
+    const stamp = ++batches
+    for (let k = 0; k < touchedCount; k++) {
+      const list = filed[touched[k]]
+      if (!list) continue
+      for (let j = 0; j < list.length; j++) {
+        const s = list[j]
+        if (tried[s] === stamp) continue
+        tried[s] = stamp
+        hits.note(s, run(shelf.code, at[s], batch, env), batch)
+      }
+    }
+    for (const s of shelf.unanchored) hits.note(s, run(shelf.code, at[s], batch, env), batch)
+  }
 
   const index: QueryIndex<Q> = {
     add(q) {
@@ -157,53 +250,19 @@ export function createQueryIndex<Q extends StoredQuery>(): QueryIndex<Q> {
       return index.matchBatch(type, [doc])[0]
     },
     matchBatch(type, docs) {
-      const out = docs.map(() => [] as Q[])
       const shelf = shelves.get(type)
-      if (!shelf || !shelf.live) return out
-      for (let start = 0; start < docs.length; start += BATCH) {
-        batch.load(shelf.vocab, start === 0 && docs.length <= BATCH ? docs : docs.slice(start, start + BATCH))
-        const { touched, touchedCount } = batch
-        const filed: readonly (number[] | undefined)[] = shelf.filed
-        const at: Int32Array = shelf.at
-        const tried: Int32Array = shelf.tried
-        // The queries filed under the ids the batch set: when they are most of the shelf, all of
-        // them in order is cheaper than finding them.
-        let filedHere = 0
-        for (let k = 0; k < touchedCount; k++) filedHere += filed[touched[k]]?.length ?? 0
-        if (2 * filedHere >= shelf.live) {
-          for (let s = 0; s < shelf.slots; s++) if (at[s] >= 0) emit(s, start)
-          continue
+      if (!shelf || !shelf.live) return docs.map(() => [])
+      const out: Q[][] = new Array<Q[]>(docs.length)
+      try {
+        for (let start = 0; start < docs.length; start += BATCH) {
+          batch.load(shelf.vocab, start === 0 && docs.length <= BATCH ? docs : docs.slice(start, start + BATCH))
+          runBatch(shelf)
+          hits.fill(shelf, out, start, batch.docs.length)
         }
-        const stamp = ++batches
-        for (let k = 0; k < touchedCount; k++) {
-          const list: number[] | undefined = filed[touched[k]]
-          if (!list) continue
-          for (let j = 0; j < list.length; j++) {
-            const s = list[j]
-            if (tried[s] === stamp) continue
-            tried[s] = stamp
-            emit(s, start)
-          }
-        }
-        for (const s of shelf.unanchored) emit(s, start)
+      } finally {
+        batch.clear()
       }
       return out
-
-      /** Runs the query in `slot` over the batch and adds it to each document it matches. */
-      function emit(slot: number, start: number): void {
-        const r = run(shelf!.code, shelf!.at[slot], batch, env)
-        if (r < 0) return
-        const q = shelf!.queries[slot]!
-        const { mem, words } = batch
-        for (let w = 0; w < words; w++) {
-          let word = mem[r + w]
-          while (word) {
-            const low = word & -word
-            out[start + (w << 5) + (31 - Math.clz32(low))].push(q)
-            word ^= low
-          }
-        }
-      }
     },
     get size() { return where.size },
   }
