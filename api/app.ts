@@ -40,6 +40,7 @@ import { createWatermarks, type Watermarks } from '../schemas/events/watermark-r
 import { createListCache } from './engine/list-cache.js'
 import { clickhouseSource, readModelSource } from './engine/source.js'
 import { listIndexAccess } from './read-model/list-access.js'
+import { createObjectCache } from './engine/object-cache.js'
 import { refColumnsOf } from './read-model/refs.js'
 import type { Redis } from 'ioredis'
 import type { Registry } from '../core/registry.js'
@@ -111,15 +112,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Lists are cached only where watermarks say when they change. A list page's keys come from
   // ClickHouse and its rows from the read model: an entry is valid while neither has moved.
   const storageName = (name: string) => (deps.catalogue.has(name) ? deps.catalogue.storageOf(deps.catalogue.get(name)).name : name)
-  const listCache = watermarks && readModel
-    ? createListCache({ epoch: (name) => { const s = storageName(name); return watermarks.epoch(s) + readModel.store.epoch(s) } })
-    : undefined
+  const epochs = watermarks && readModel ? { epoch: (name: string) => { const s = storageName(name); return watermarks.epoch(s) + readModel.store.epoch(s) } } : undefined
+  const listCache = epochs ? createListCache(epochs) : undefined
+  // Serialized objects (details and list rows) kept while what they are built from is unchanged.
+  const objects = epochs && deps.cfg.objectCacheEntries > 0 ? createObjectCache(epochs, { maxEntries: deps.cfg.objectCacheEntries }) : undefined
   // Whole rows (details, list pages, related sets) from the read model; ClickHouse chooses list pages.
   const source = readModel ? readModelSource(readModel.store, refColumnsOf(deps.catalogue), clickhouseSource(deps.db, deps.catalogue), () => readModel.caughtUp(), deps.catalogue) : undefined
   // Lists the read model's list indexes cover come from there, while it holds all ClickHouse holds.
   const lists = readModel && watermarks ? listIndexAccess(deps.cfg, readModel, watermarks) : undefined
   const searchEngine = createSearchEngine(deps.db)
-  const routes = registerResourceRoutes(app, { ...deps, serializers, listCache, overlayDeps: OVERLAY_DEPENDENCIES, source, writable, lists })
+  const routes = registerResourceRoutes(app, { ...deps, serializers, listCache, overlayDeps: OVERLAY_DEPENDENCIES, source, writable, lists, objects })
   if (writable && readModel && watermarks && publisherStarted && queueStarted) {
     const publisher = publisherStarted
     const queue = queueStarted

@@ -2,6 +2,7 @@ import type { Db } from '../../core/clickhouse.js'
 import type { Catalogue } from '../../schemas/catalogue/index.js'
 import type { ApiUser } from '../read-model/users.js'
 import type { ReadStore } from '../read-model/store.js'
+import type { ObjectCache } from './object-cache.js'
 import { clickhouseSource, type RowSource } from './source.js'
 
 /** The read model's list indexes, for lists they answer (list-plan.ts). */
@@ -24,6 +25,8 @@ export interface RequestContext {
   source?: RowSource
   /** The read model's list indexes; lists are chosen by ClickHouse when not given. */
   lists?: ListIndexAccess
+  /** Serialized objects kept between requests; every object is built anew when not given. */
+  objects?: ObjectCache
 }
 
 const fallbackSources = new WeakMap<Db, RowSource>()

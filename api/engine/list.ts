@@ -42,7 +42,11 @@ function withParams(url: URL, set: Record<string, string | null>): string {
   return u.toString()
 }
 
-export function compileReader(cat: Catalogue, r: ResourceDef, serializer: Serializer, database: string): ResourceReader {
+/**
+ * `objectDeps`: the resources a serialized object of `r` is built from (dependencies.ts
+ * `serializedFrom`); given, objects are kept in the context's object cache between requests.
+ */
+export function compileReader(cat: Catalogue, r: ResourceDef, serializer: Serializer, database: string, opts: { objectDeps?: readonly string[] } = {}): ResourceReader {
   const filters = compileFilters(cat, r, database)
   const ordering = compileOrdering(r)
   const pageSize = r.pageSize ?? DEFAULT_PAGE_SIZE
@@ -107,8 +111,31 @@ export function compileReader(cat: Catalogue, r: ResourceDef, serializer: Serial
     return picked.map((p) => byKey.get(String(p[r.key]))).filter((x): x is Row => x !== undefined)
   }
 
+  // An object that depends on who asks is never shared between requests.
+  const objectDeps = r.access === 'owner' || r.access === 'published' ? undefined : opts.objectDeps
+
+  /** The rows' objects: kept ones from the object cache, the others built (and then kept). */
+  async function serialize(rows: Row[], ctx: RequestContext): Promise<Record<string, unknown>[]> {
+    if (!ctx.objects || !objectDeps) return serializer(rows, ctx)
+    const lease = ctx.objects.lease(r.name, objectDeps, ctx.version, ctx.origin)
+    const out: Record<string, unknown>[] = new Array(rows.length)
+    const missing: Row[] = []
+    const at: number[] = []
+    for (let i = 0; i < rows.length; i++) {
+      const obj = lease.get(rows[i][r.key])
+      if (obj) out[i] = obj
+      else { missing.push(rows[i]); at.push(i) }
+    }
+    if (missing.length) {
+      const built = await serializer(missing, ctx)
+      for (let j = 0; j < built.length; j++) { out[at[j]] = built[j]; lease.put(missing[j][r.key], built[j]) }
+      lease.end()
+    }
+    return out
+  }
+
   async function render(rows: Row[], req: ListRequest, ctx: RequestContext) {
-    const objs = await serializer(rows, ctx)
+    const objs = await serialize(rows, ctx)
     const select = compileFieldSelection({
       fields: first(req.params, 'fields'),
       omit: ctx.version === 'v4' ? first(req.params, 'omit') : first(req.params, 'fields!'),

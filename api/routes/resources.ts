@@ -13,6 +13,7 @@ import type { Catalogue } from '../../schemas/catalogue/index.js'
 import type { Serializer } from '../engine/serialize.js'
 import { compileReader, type ListRequest, type ResourceReader } from '../engine/list.js'
 import type { RequestContext, ListIndexAccess } from '../engine/context.js'
+import type { ObjectCache } from '../engine/object-cache.js'
 import { compileDescription } from '../engine/describe.js'
 import { requestOrigin } from '../origin.js'
 import { LdsError } from '../../core/errors.js'
@@ -47,18 +48,18 @@ export interface ResourceRoutes {
 }
 
 export function registerResourceRoutes(app: FastifyInstance, deps: {
-  db: Db; catalogue: Catalogue; serializers: Map<string, Serializer>; listCache?: ListCache; overlayDeps?: Record<string, readonly string[]>; source?: RowSource; lists?: ListIndexAccess
+  db: Db; catalogue: Catalogue; serializers: Map<string, Serializer>; listCache?: ListCache; overlayDeps?: Record<string, readonly string[]>; source?: RowSource; lists?: ListIndexAccess; objects?: ObjectCache
   /** Resources whose writes are served elsewhere (api/routes/writes.ts). */
   writable?: ReadonlySet<string>
 }): ResourceRoutes {
   const { catalogue: cat, db, serializers, listCache } = deps
   const readers = new Map<string, ResourceReader>()
-  const contextOf = (req: FastifyRequest, version: 'v3' | 'v4'): RequestContext => ({ db, catalogue: cat, origin: requestOrigin(req), version, user: req.user, source: deps.source, lists: deps.lists })
+  const contextOf = (req: FastifyRequest, version: 'v3' | 'v4'): RequestContext => ({ db, catalogue: cat, origin: requestOrigin(req), version, user: req.user, source: deps.source, lists: deps.lists, objects: deps.objects })
   for (const r of cat.resources.filter((x) => x.api)) {
-    const reader = compileReader(cat, r, serializers.get(r.name)!, db.database)
+    const baseDeps = serializedFrom(cat, r, deps.overlayDeps)
+    const reader = compileReader(cat, r, serializers.get(r.name)!, db.database, { objectDeps: baseDeps })
     readers.set(r.name, reader)
     const describe = compileDescription(cat, r)
-    const baseDeps = serializedFrom(cat, r, deps.overlayDeps)
     /** A list answer as JSON bytes, from the cache while nothing it was built from has changed. */
     const cachedList = async (req: FastifyRequest, reply: FastifyReply, ctx: RequestContext) => {
       if (!listCache) return reader.list(queryParams(req), ctx)
