@@ -43,9 +43,12 @@ export class Batch {
     if (depth > this.slots) this.slots = depth
   }
 
-  /** The offset of scratch slot `s`. */
+  /**
+   * The offset of scratch slot `s`: past the rows at their widest, whatever this batch's width,
+   * so that a slot never overlaps a row of a wider batch (rows must be zero between batches).
+   */
   scratch(s: number): number {
-    return (this.rows + s) * this.words
+    return (this.rows + s) * MAX_WORDS
   }
 
   /** Indexes `docs` (at most BATCH) for the scopes of `vocab` that stored queries use. */
