@@ -88,7 +88,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     citationMaxTextLength: int(env, 'LDS_CITATION_MAX_TEXT', 64_000),
     sinkFetchBytes: int(env, 'LDS_SINK_FETCH_BYTES', 16 * 1024 * 1024),
     partitions,
-    objectCacheEntries: Math.max(0, int(env, 'LDS_OBJECT_CACHE_ENTRIES', 20_000)),
+    objectCacheEntries: Math.max(0, int(env, 'LDS_OBJECT_CACHE_ENTRIES', 5_000)),
     rates: Object.freeze({
       user: env.LDS_RATE_USER || '5000/hour', anonV3: env.LDS_RATE_ANON_V3 || '100/day', anonV4: env.LDS_RATE_ANON_V4 || '1000/hour',
       tags: env.LDS_RATE_TAGS || '1000/hour', fetch: env.LDS_RATE_FETCH || '30/min', apiUsage: env.LDS_RATE_API_USAGE || '10/min,120/hour',

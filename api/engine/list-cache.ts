@@ -7,6 +7,8 @@
  * moves when the table sink applies more (the page's keys come from ClickHouse) and when the read
  * model does (its rows come from there): an answer built while either lagged the other is replaced
  * once the lagging one catches up. Least recently used entries go first when the byte budget is spent.
+ * A list is kept only from its second request on (a doorkeeper of keys seen once): a stream of
+ * one-off lists, a new filter each, would otherwise fill the budget with answers nobody asks again.
  */
 export interface Epochs { epoch(resource: string): number }
 
@@ -21,19 +23,28 @@ export interface ListCache {
   readonly stats: { hits: number; misses: number; bytes: number; entries: number }
 }
 
-export function createListCache(epochs: Epochs, opts: { maxBytes?: number; maxEntryBytes?: number } = {}): ListCache {
+export function createListCache(epochs: Epochs, opts: { maxBytes?: number; maxEntryBytes?: number; maxSeen?: number } = {}): ListCache {
   const maxBytes = opts.maxBytes ?? 64 * 1024 * 1024
   const maxEntryBytes = opts.maxEntryBytes ?? 2 * 1024 * 1024
   const entries = new Map<string, Entry>()
+  const maxSeen = opts.maxSeen ?? 100_000
+  let seenOnce = new Set<string>()
+  /** Keys whose answer the next `set` keeps: missed a second time, or dropped as stale (they were kept before). */
+  const admit = new Set<string>()
   const stats = { hits: 0, misses: 0, bytes: 0, entries: 0 }
   const drop = (key: string, e: Entry) => { entries.delete(key); stats.bytes -= e.body.length; stats.entries = entries.size }
   return {
     stats,
     get(key) {
       const e = entries.get(key)
-      if (!e) { stats.misses++; return undefined }
+      if (!e) {
+        stats.misses++
+        if (seenOnce.has(key)) { seenOnce.delete(key); if (admit.size < maxSeen) admit.add(key) }
+        else { if (seenOnce.size >= maxSeen) seenOnce = new Set(); seenOnce.add(key) }
+        return undefined
+      }
       for (let i = 0; i < e.deps.length; i++) {
-        if (epochs.epoch(e.deps[i]) !== e.epochs[i]) { drop(key, e); stats.misses++; return undefined }
+        if (epochs.epoch(e.deps[i]) !== e.epochs[i]) { drop(key, e); stats.misses++; if (admit.size < maxSeen) admit.add(key); return undefined }
       }
       entries.delete(key)
       entries.set(key, e) // most recently used last
@@ -43,10 +54,12 @@ export function createListCache(epochs: Epochs, opts: { maxBytes?: number; maxEn
     snapshot: (deps) => deps.map((d) => epochs.epoch(d)),
     set(key, deps, epochsBefore, body) {
       if (body.length > maxEntryBytes) return
+      if (!admit.has(key)) return
       const old = entries.get(key)
       if (old) drop(key, old)
       // Built across a change: it would be served as of the old epochs with part of the new data.
       for (let i = 0; i < deps.length; i++) if (epochs.epoch(deps[i]) !== epochsBefore[i]) return
+      admit.delete(key)
       entries.set(key, { body, deps, epochs: epochsBefore })
       stats.bytes += body.length
       for (const [k, e] of entries) {

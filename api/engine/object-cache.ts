@@ -29,7 +29,7 @@ export interface ObjectCache {
 interface Slot { deps: readonly string[]; at: number[]; objects: Map<string, Record<string, unknown>> }
 
 export function createObjectCache(epochs: Epochs, opts: { maxEntries?: number } = {}): ObjectCache {
-  const maxEntries = opts.maxEntries ?? 20_000
+  const maxEntries = opts.maxEntries ?? 5_000
   const stats = { hits: 0, misses: 0, entries: 0 }
   const slots = new Map<string, Slot>()
   const now = (deps: readonly string[]) => deps.map((d) => epochs.epoch(d))
