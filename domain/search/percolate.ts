@@ -115,18 +115,19 @@ class Shelf<Q> {
 }
 
 /**
- * A batch's matches: the queries that matched and their documents' bits, kept in one buffer while
+ * A batch's matches: the queries that matched and their documents' bits, kept in buffers while
  * the queries run, then spread into one array per document, each allocated at its final size
  * (pushing ~1,000 queries into each of 500 growing arrays cost as much as running the queries).
+ * The bits are kept by word (32 documents), so that spreading them writes into 32 arrays at a time.
  */
 class Hits<Q> {
-  /** per match: the slot, then the batch's words of bits */
-  private buf = new Int32Array(1 << 16)
-  private used = 0
+  /** per word of documents: (slot, bits) pairs of the queries with a match there */
+  private readonly byWord = Array.from({ length: BATCH >>> 5 }, () => new Int32Array(1 << 12))
+  private readonly used = new Int32Array(BATCH >>> 5)
   private readonly counts = new Int32Array(BATCH)
 
   reset(size: number): void {
-    this.used = 0
+    this.used.fill(0)
     this.counts.fill(0, 0, size)
   }
 
@@ -134,39 +135,40 @@ class Hits<Q> {
   note(slot: number, at: number, b: Batch): void {
     if (at < 0) return
     const { mem, words } = b
-    if (this.used + words + 1 > this.buf.length) {
-      const grown = new Int32Array(2 * this.buf.length)
-      grown.set(this.buf.subarray(0, this.used))
-      this.buf = grown
-    }
-    const { buf, counts } = this
-    let any = 0
-    buf[this.used] = slot
+    const { counts, used } = this
     for (let w = 0; w < words; w++) {
       let word = mem[at + w]
-      buf[this.used + 1 + w] = word
-      any |= word
+      if (!word) continue
+      let list = this.byWord[w]
+      if (used[w] + 2 > list.length) {
+        const grown = new Int32Array(2 * list.length)
+        grown.set(list)
+        this.byWord[w] = list = grown
+      }
+      list[used[w]] = slot
+      list[used[w] + 1] = word
+      used[w] += 2
       while (word) {
         counts[(w << 5) + (31 - Math.clz32(word & -word))]++
         word &= word - 1
       }
     }
-    if (any) this.used += words + 1
   }
 
   /** Puts the queries of each of the batch's `size` documents in out[start + i]. */
   fill(shelf: Shelf<Q>, out: Q[][], start: number, size: number): void {
-    const { buf, counts, used } = this
-    const words = (size + 31) >>> 5
+    const { counts, used } = this
+    const queries = shelf.queries
     const lists: Q[][] = []
     for (let i = 0; i < size; i++) {
       lists.push(new Array<Q>(counts[i]))
       counts[i] = 0
     }
-    for (let r = 0; r < used; r += words + 1) {
-      const q = shelf.queries[buf[r]]!
-      for (let w = 0; w < words; w++) {
-        let word = buf[r + 1 + w]
+    for (let w = 0; w < used.length; w++) {
+      const list = this.byWord[w]
+      for (let r = 0; r < used[w]; r += 2) {
+        const q = queries[list[r]]!
+        let word = list[r + 1]
         while (word) {
           const i = (w << 5) + (31 - Math.clz32(word & -word))
           lists[i][counts[i]++] = q
