@@ -2,7 +2,8 @@
  * The index of a batch of documents being percolated: a row of bits per id of the stored queries'
  * vocabulary (percolate-terms.ts; bit i of a row: document i holds that token, prefix or value),
  * set from one table probe per document token (a memo of every id a token sets, when the scope
- * has prefixes). A token no query asks for sets nothing. Stored queries are programs over these rows (percolate-program.ts).
+ * has prefixes). A token no query asks for sets nothing. Stored queries are programs over these
+ * rows (percolate-program.ts).
  *
  * Rows and intermediate results live in one Int32Array reused from batch to batch: the rows first
  * (id × words), then the scratch slots of the programs; a result is an offset there, -1 for no
