@@ -14,6 +14,7 @@ import type { Serializer } from '../engine/serialize.js'
 import { compileReader, type ListRequest, type ResourceReader } from '../engine/list.js'
 import type { RequestContext, ListIndexAccess } from '../engine/context.js'
 import type { ObjectCache } from '../engine/object-cache.js'
+import { answerJson } from '../engine/answer-json.js'
 import { compileDescription } from '../engine/describe.js'
 import { requestOrigin } from '../origin.js'
 import { LdsError } from '../../core/errors.js'
@@ -72,7 +73,7 @@ export function registerResourceRoutes(app: FastifyInstance, deps: {
       const lr = queryParams(req)
       const depsOf = [...new Set([...baseDeps, ...filteredThrough(cat, r, lr.params.keys())])]
       const before = listCache.snapshot(depsOf)
-      const body = Buffer.from(JSON.stringify(await reader.list(lr, ctx)))
+      const body = Buffer.from(answerJson(await reader.list(lr, ctx) as Record<string, unknown>))
       listCache.set(key, depsOf, before, body)
       return out(body)
     }
@@ -85,13 +86,17 @@ export function registerResourceRoutes(app: FastifyInstance, deps: {
       // Fastify on the route's first plain-JSON answer (not at boot: ~120 routes would delay every
       // start). Partial: `fields`/`omit` may leave keys out. Other renderings take the object.
       let detailSchema: ReturnType<typeof resourceSchema> | undefined
+      const detailTexts = new WeakMap<object, string>()
       app.get(`${base}:id/`, { config: { ...config, describe: () => describe('Instance') } }, async (req, reply) => {
         const { id } = req.params as { id: string }
         const obj = await reader.detail(id, queryParams(req), ctxOf(req))
         if (req.format !== 'json' || req.jsonIndent != null) return obj
         detailSchema ??= resourceSchema(cat, r, { version, partial: true })
         reply.type('application/json; charset=utf-8')
-        return reply.serializeInput(obj, detailSchema as Record<string, unknown>)
+        // A kept object (object-cache.ts) is the same object on every request: serialized once.
+        let text = detailTexts.get(obj)
+        if (text === undefined) { text = reply.serializeInput(obj, detailSchema as Record<string, unknown>); detailTexts.set(obj, text) }
+        return text
       })
       app.options(base, { config: { resource: r.name } }, async () => describe('List'))
       app.options(`${base}:id/`, { config: { resource: r.name } }, async () => describe('Instance'))
