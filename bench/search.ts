@@ -5,8 +5,9 @@
  *   npx tsx bench/search.ts [--docs 1000000 | --quick] [--queries 40] [--reps 3] [--batch 5000] [--inflight 2] [--no-peer] [--keep]
  *
  * 1. Generates opinion-like documents (bench/lib/search-corpus.ts), 50,000 at a time, and indexes
- *    each chunk as a stream processor does: batches of --batch documents, analyzeDocument +
- *    toIndexRows + one insert into the ingest table per batch, up to --inflight inserts in flight.
+ *    each chunk as the search indexer does: batches of --batch documents, analyzeDocument +
+ *    toIndexRows (postings grouped per batch) + writeIndexRows (the postings as one Native block,
+ *    the document rows as another insert) per batch, up to --inflight batches' inserts in flight.
  *    Generation is not timed; the index rate is documents / time spent indexing (analysis, rows,
  *    inserts, materialized views), background merges excluded but running. The same rows are
  *    written to a CSV file for the peer.
@@ -42,13 +43,14 @@ import { tokens } from '../domain/search/analyzer.js'
 import { parseQuery } from '../domain/search/parse.js'
 import type { Node } from '../domain/search/ast.js'
 import {
-  searchTableDdl, searchTables, indexColumns, toIndexRows, searchSql, countSql, statsSql, corpusStatsSql, refreshSql,
+  searchTableDdl, toIndexRows, searchSql, countSql, statsSql, corpusStatsSql, refreshSql,
   type SearchStats, type CorpusStats, type SearchSqlOptions,
 } from '../domain/search/to-sql.js'
 import { createCorpus, WORDS, COURT_IDS, SURNAME_TOKENS, rng, type OpinionDoc } from './lib/search-corpus.js'
 import { percentile, fmtMs, fmtInt, fmtRatio, table } from './lib/stats.js'
 import { startPostgres, type LocalPostgres } from './lib/postgres.js'
 import { stopChildrenOnExit } from './lib/children.js'
+import { writeIndexRows } from '../streams/search/indexer.js'
 
 const argv = process.argv.slice(2)
 const arg = (name: string, dflt: string) => { const i = argv.indexOf(`--${name}`); return i >= 0 ? argv[i + 1] : dflt }
@@ -81,8 +83,6 @@ interface LoadResult { docs: number; indexSeconds: number; docsPerSecond: number
 
 async function loadClickHouse(db: Db, samples: string[][]): Promise<LoadResult> {
   const corpus = createCorpus()
-  const columns = indexColumns(TYPE)
-  const ingest = searchTables(TYPE).ingest
   const csv = PEER ? createWriteStream(CSV) : null
   let indexMs = 0
   let genMs = 0
@@ -106,13 +106,9 @@ async function loadClickHouse(db: Db, samples: string[][]): Promise<LoadResult> 
     // indexing, as a stream processor does it: a batch → rows → one insert; inserts overlap the next batch's preparation
     const inflight: Promise<void>[] = []
     for (let i = 0; i < docs.length; i += BATCH) {
-      const rows: unknown[][] = []
-      for (const d of docs.slice(i, i + BATCH)) {
-        const row = toIndexRows(TYPE, analyzeDocument(TYPE, d as unknown as SearchDocument), 1)[0]
-        rows.push(columns.map((c) => row[c]))
-      }
+      const rows = toIndexRows(TYPE, docs.slice(i, i + BATCH).map((d) => ({ doc: analyzeDocument(TYPE, d as unknown as SearchDocument), version: 1 })))
       if (inflight.length >= INFLIGHT) await inflight.shift()
-      inflight.push(db.insertCompact(ingest, columns, rows))
+      inflight.push(writeIndexRows(db, cfg.clickhouseUrl, TYPE, rows))
     }
     await Promise.all(inflight)
     indexMs += performance.now() - t1

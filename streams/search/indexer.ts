@@ -13,19 +13,20 @@
  * percolator); it runs before the offsets are committed, so a crash repeats it (alert hits are
  * recorded, so nothing is sent twice).
  */
+import { Readable } from 'node:stream'
 import type { Kafka } from 'kafkajs'
 import type { Config } from '../../core/config.js'
-import type { Db } from '../../core/clickhouse.js'
+import { ClickHouseError, ClickHouseUnavailable, type Db } from '../../core/clickhouse.js'
 import type { Logger } from '../../core/logger.js'
 import type { Registry } from '../../core/registry.js'
 import { DependencyError } from '../../core/dependency-error.js'
-import { sql, ident } from '../../core/sql.js'
+import { sql, ident, compile } from '../../core/sql.js'
 import type { Catalogue } from '../../schemas/catalogue/index.js'
 import { entityTopic, dlqTopic, groupId, createDecoder, validateEntityEvent, createVersioner, type EntityEvent } from '../../schemas/events/index.js'
 import { createWatermarks, type Watermarks } from '../../schemas/events/watermark-reader.js'
 import { SEARCH_RESULTS } from '../../schemas/internal/search.js'
-import { SEARCH_TYPES, analyzeDocument, searchTables, toIndexRows, type SearchType, type AnalyzedDoc } from '../../domain/search/index.js'
-import { refreshSql } from '../../domain/search/to-sql.js'
+import { SEARCH_TYPES, analyzeDocument, searchTables, type SearchType, type AnalyzedDoc } from '../../domain/search/index.js'
+import { refreshSql, toIndexRows, indexColumns, postingsInsertSql, type IndexDoc, type IndexRows } from '../../domain/search/to-sql.js'
 import { startStream, type StreamDef, type Incoming } from '../runner.js'
 import { createDocumentSource, SEARCH_SOURCES, type Built, type Row } from './documents.js'
 
@@ -113,21 +114,21 @@ export async function startSearchIndexer(deps: IndexerDeps, onIndexed?: (docs: I
         const built = await source.build(type, chunk)
         const v = version()
         const now = new Date().toISOString()
-        const indexRows: Record<string, unknown>[] = []
+        const docs: IndexDoc[] = []
         const results: Record<string, unknown>[] = []
         for (const id of chunk) {
           const b = built.get(id) ?? null
           if (!b) {
-            indexRows.push(...toIndexRows(type, analyzeDocument(type, { id }), v, true))
+            docs.push({ doc: analyzeDocument(type, { id }), version: v, deleted: true })
             results.push({ type, id, result: '{}', date_created: null, indexed_at: now, _version: v, _deleted: 1 })
             continue
           }
           const analyzed = analyzeDocument(type, b.doc)
-          indexRows.push(...toIndexRows(type, analyzed, v, false))
+          docs.push({ doc: analyzed, version: v })
           results.push({ type, id, result: JSON.stringify(b.result), date_created: b.created, indexed_at: now, _version: v, _deleted: 0 })
           if (onIndexed) indexed.push({ type, id, built: b, analyzed })
         }
-        await db.insert(searchTables(type).ingest, indexRows)
+        await writeIndexRows(db, cfg.clickhouseUrl, type, toIndexRows(type, docs))
         await db.insert(SEARCH_RESULTS, results)
         reloads.add(type)
         documents += chunk.length
@@ -155,6 +156,38 @@ export async function startSearchIndexer(deps: IndexerDeps, onIndexed?: (docs: I
   return {
     consumer: stream.consumer,
     async stop() { await stream.stop(); if (ownWatermarks) await watermarks.stop() },
+  }
+}
+
+/**
+ * Writes a batch's index rows (toIndexRows): the postings block and the document rows, in
+ * parallel. Not atomic, and need not be: a batch that fails is indexed again at a new version, and
+ * postings at a version that never became current are never read (queries keep the current one).
+ */
+export async function writeIndexRows(db: Db, url: string, type: SearchType, rows: IndexRows, o: { table?: string } = {}): Promise<void> {
+  const tables = { database: db.database, table: o.table }
+  await Promise.all([
+    db.insertCompact(searchTables(type, tables).docs, indexColumns(type), rows.docs),
+    rows.postingRows ? insertNative(db, url, compile(postingsInsertSql(type, tables)).query, rows.postings) : undefined,
+  ])
+}
+
+/**
+ * A Native block as the body of an INSERT (the client's insert() takes JSON and text formats
+ * only). The server answers once the insert is done (no early progress headers, so a failure is an
+ * HTTP error, not text after a 200); a failure to reach it is ClickHouseUnavailable, as for db's
+ * own calls (the runner retries those without limit).
+ */
+async function insertNative(db: Db, url: string, query: string, chunks: readonly Uint8Array[]): Promise<void> {
+  try {
+    const r = await db.client.exec({
+      query, values: Readable.from(chunks),
+      clickhouse_settings: { send_progress_in_http_headers: 0, wait_end_of_query: 1 },
+    })
+    for await (const _ of r.stream) { /* the (empty) answer */ }
+  } catch (err) {
+    if (err instanceof ClickHouseError) throw err
+    throw new ClickHouseUnavailable('ClickHouse', url, 'did not answer (insert)', { cause: err })
   }
 }
 
