@@ -3,6 +3,14 @@
  * prayer waiting for it turns Granted (2), each requester gets a PRAY_AND_PAY webhook event (the
  * prayer object) and an e-mail. Grants are recorded before the processor commits, so a replay sends
  * nothing twice.
+ *
+ * A prayer created just before its document became available may not have been applied to
+ * ClickHouse by the table sink yet (it would never be granted), nor a just-created endpoint or
+ * address read by the users and webhooks tables (the event or mail would be lost). So each batch
+ * with available documents first fetches the end offsets of those topics and waits, bounded, until
+ * the sink has applied the prayers topic that far and the tables have read theirs. Prayers are keyed
+ * by their own ids, not by document: every partition is waited for. After CATCH_UP_MS the batch goes
+ * on with a warning: a stopped table sink delays grants, it does not stop them.
  */
 import { sql, ident } from '../../core/sql.js'
 import { entityTopic, dlqTopic, groupId, createDecoder, validateEntityEvent, createVersioner, type EntityEvent } from '../../schemas/events/index.js'
@@ -11,14 +19,23 @@ import { prayAndPayPayload, EVENT_TYPES } from '../../domain/webhooks/index.js'
 import { PRAYER_STATUS } from '../../domain/alerts/prayers.js'
 import { prayerGrantedMail } from '../../connectors/mail.js'
 import { startStream, type StreamDef } from '../runner.js'
-import { openSourceContext, asShown, type SourceDeps, type Row } from './context.js'
+import { createWatermarks } from '../../schemas/events/watermark-reader.js'
+import { openSourceContext, asShown, createEndOffsets, sinkApplied, type SourceDeps, type Row } from './context.js'
 
 export const PRAYER_GRANTER = 'prayer-granter'
+
+/** How long a batch waits for what it reads to catch up: well under the consumer's session timeout (30 s). */
+const CATCH_UP_MS = 10_000
 
 export async function startPrayerGranter(deps: SourceDeps) {
   const { cfg, db } = deps
   const log = deps.log.child({ stream: PRAYER_GRANTER })
   const ctx = await openSourceContext(deps, PRAYER_GRANTER)
+  const ownWatermarks = !deps.watermarks
+  const watermarks = deps.watermarks ?? createWatermarks(deps)
+  if (ownWatermarks) await watermarks.start()
+  const prayersTopic = entityTopic(cfg, 'prayers')
+  const offsets = createEndOffsets(deps, [prayersTopic, ctx.users.topic, ctx.webhooks.topic])
   const decode = createDecoder(deps.registry)
   const version = createVersioner()
 
@@ -26,6 +43,15 @@ export async function startPrayerGranter(deps: SourceDeps) {
     const available = new Map<number, Row>()
     for (const e of events) if (e.op === 'upsert' && e.entity?.is_available === true) available.set(Number(e.key), e.entity)
     if (!available.size) return
+    // Fetched now, after the batch was consumed: they cover every prayer and endpoint published before its documents.
+    const ends = await offsets.fetch()
+    const deadline = Date.now() + CATCH_UP_MS
+    const waits = [
+      sinkApplied(watermarks, prayersTopic, ends.get(prayersTopic)!, deadline).then((ok) => ok || `${prayersTopic} (table sink)`),
+      ...[ctx.users, ctx.webhooks].map(async (t) => (await t.waitUntil(ends.get(t.topic)!, CATCH_UP_MS)) || t.topic),
+    ]
+    const lagging = (await Promise.all(waits)).filter((r): r is string => r !== true)
+    if (lagging.length) log.warn({ lagging, waitedMs: CATCH_UP_MS }, 'prayers: granted without waiting longer for what these topics held; a prayer or endpoint published just before a document became available may be missing')
     const waiting = (await ctx.rowsWhere('prayers', 'archive_document_id', [...available.keys()])).filter((p) => Number(p.status) === PRAYER_STATUS.WAITING)
     if (!waiting.length) return
     const done = new Set((await db.withKeys<{ prayer_id: number }>(waiting.map((p) => Number(p.id)), 'Int64', (k) => sql`
@@ -60,5 +86,11 @@ export async function startPrayerGranter(deps: SourceDeps) {
     sink: process,
   }
   const stream = await startStream(def, deps)
-  return { consumer: stream.consumer, async stop() { await stream.stop(); await ctx.stop() } }
+  return {
+    consumer: stream.consumer,
+    async stop() {
+      await stream.stop()
+      await Promise.all([ctx.stop(), offsets.stop(), ownWatermarks ? watermarks.stop() : undefined])
+    },
+  }
 }
