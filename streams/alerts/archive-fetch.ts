@@ -7,20 +7,42 @@
  * docket they fetched (a docket alert is made for them).
  * A request found in progress when it is read again (the processor stopped mid-fetch) is failed
  * with a message asking to request it again: fetching twice could buy twice.
+ *
+ * What it reads trails the topics: the request's last state, its document, docket and the docket
+ * alerts are read from ClickHouse (the table sink's), the user and endpoints from in-memory tables.
+ * A document or docket published just before the request (the API checks it exists in its own read
+ * model, not in ClickHouse) would fail the fetch or lose its court; an alert created just before
+ * would be duplicated by auto-subscribe; a request already done, read again after a restart while
+ * the sink lags, would be fetched (bought) twice. So each batch with queued requests first fetches
+ * the end offsets of those topics and waits, bounded, until the sink has applied them that far and
+ * the users and webhooks tables have read theirs. They are keyed by their own ids: every partition
+ * is waited for. After CATCH_UP_MS the batch goes on with a warning.
  */
 import { entityTopic, dlqTopic, groupId, createDecoder, validateEntityEvent, type EntityEvent } from '../../schemas/events/index.js'
 import { archiveFetchPayload, EVENT_TYPES } from '../../domain/webhooks/index.js'
 import type { RecordsGateway } from '../../connectors/records-gateway.js'
 import { startStream, type StreamDef } from '../runner.js'
-import { openSourceContext, asShown, type SourceDeps, type Row } from './context.js'
+import { createWatermarks } from '../../schemas/events/watermark-reader.js'
+import { openSourceContext, asShown, createEndOffsets, sinkApplied, type SourceDeps, type Row } from './context.js'
 
 export const ARCHIVE_FETCHER = 'archive-fetcher'
 const STATUS = { QUEUED: 1, SUCCEEDED: 2, FAILED: 3, IN_PROGRESS: 4 } as const
+
+/**
+ * How long a batch waits for what it reads to catch up. Well under the consumer's session timeout
+ * (30 s): nothing heartbeats while a batch waits, nor while it fetches.
+ */
+const CATCH_UP_MS = 10_000
 
 export async function startArchiveFetcher(deps: SourceDeps & { gateway?: RecordsGateway }) {
   const { cfg, clock } = deps
   const log = deps.log.child({ stream: ARCHIVE_FETCHER })
   const ctx = await openSourceContext(deps, ARCHIVE_FETCHER)
+  const ownWatermarks = !deps.watermarks
+  const watermarks = deps.watermarks ?? createWatermarks(deps)
+  if (ownWatermarks) await watermarks.start()
+  const sinkTopics = (['archive-fetch', 'archive-documents', 'dockets', 'docket-alerts'] as const).map((r) => entityTopic(cfg, r))
+  const offsets = createEndOffsets(deps, [...sinkTopics, ctx.users.topic, ctx.webhooks.topic])
   const decode = createDecoder(deps.registry)
   const iso = () => new Date(clock.now()).toISOString()
 
@@ -31,7 +53,8 @@ export async function startArchiveFetcher(deps: SourceDeps & { gateway?: Records
     return done
   }
 
-  async function fetchOne(req: Row): Promise<void> {
+  /** `subscribed`: the user/docket pairs this batch has subscribed, which ClickHouse cannot show yet. */
+  async function fetchOne(req: Row, subscribed: Set<string>): Promise<void> {
     const current = (await ctx.rowsWhere('archive-fetch', 'id', [Number(req.id)]))[0]
     if (current && Number(current.status) !== STATUS.QUEUED && Number(current.status) !== STATUS.IN_PROGRESS) return // already done
     if (current && Number(current.status) === STATUS.IN_PROGRESS) {
@@ -54,7 +77,7 @@ export async function startArchiveFetcher(deps: SourceDeps & { gateway?: Records
       })
       if (!got.ok) { await complete(req, { status: got.failure.fetchStatus, date_completed: null, message: got.failure.message }); return }
       await complete(req, { status: STATUS.SUCCEEDED, date_completed: iso(), message: `Successfully completed fetch and save: docket ${got.value.docket_number}.` })
-      if (docket) await autoSubscribe(Number(req.user_id), Number(docket.id))
+      if (docket) await autoSubscribe(Number(req.user_id), Number(docket.id), subscribed)
       return
     }
     const doc = (await ctx.rowsWhere('archive-documents', 'id', [Number(req.archive_document_id)]))[0]
@@ -71,12 +94,14 @@ export async function startArchiveFetcher(deps: SourceDeps & { gateway?: Records
       filepath_local: `archive/${String(docket?.court_id ?? 'court')}/${String(doc.id)}.pdf`, date_upload: iso(), date_modified: iso(),
     } })
     await complete(req, { status: STATUS.SUCCEEDED, date_completed: iso(), message: 'Successfully completed fetch and save.' })
-    if (docket) await autoSubscribe(Number(req.user_id), Number(docket.id))
+    if (docket) await autoSubscribe(Number(req.user_id), Number(docket.id), subscribed)
   }
 
   /** A user with auto-subscribe follows the docket it fetched (unless it already has an alert on it). */
-  async function autoSubscribe(userId: number, docketId: number): Promise<void> {
+  async function autoSubscribe(userId: number, docketId: number, subscribed: Set<string>): Promise<void> {
     if (!ctx.users.get(userId)?.auto_subscribe) return
+    if (subscribed.has(`${userId}/${docketId}`)) return
+    subscribed.add(`${userId}/${docketId}`)
     const existing = await ctx.rowsWhere('docket-alerts', 'docket_id', [docketId])
     if (existing.some((a) => Number(a.user_id) === userId)) return
     const now = iso()
@@ -90,9 +115,20 @@ export async function startArchiveFetcher(deps: SourceDeps & { gateway?: Records
   async function process(events: EntityEvent[]): Promise<void> {
     const latest = new Map<number, Row>()
     for (const e of events) if (e.op === 'upsert' && e.entity) latest.set(Number(e.key), e.entity)
-    for (const req of latest.values()) {
-      if (Number(req.status) !== STATUS.QUEUED) continue
-      try { await fetchOne(req) } catch (err) {
+    const queued = [...latest.values()].filter((req) => Number(req.status) === STATUS.QUEUED)
+    if (!queued.length) return // its own in-progress and completed writes coming back: nothing to read
+    // Fetched now, after the batch was consumed: they cover every row published before its requests.
+    const ends = await offsets.fetch()
+    const deadline = Date.now() + CATCH_UP_MS
+    const waits = [
+      ...sinkTopics.map(async (t) => (await sinkApplied(watermarks, t, ends.get(t)!, deadline)) || `${t} (table sink)`),
+      ...[ctx.users, ctx.webhooks].map(async (t) => (await t.waitUntil(ends.get(t.topic)!, CATCH_UP_MS)) || t.topic),
+    ]
+    const lagging = (await Promise.all(waits)).filter((r): r is string => r !== true)
+    if (lagging.length) log.warn({ lagging, waitedMs: CATCH_UP_MS }, 'archive fetch: fetching without waiting longer for what these topics held; a document, docket, alert or endpoint published just before a request may be missing')
+    const subscribed = new Set<string>()
+    for (const req of queued) {
+      try { await fetchOne(req, subscribed) } catch (err) {
         log.warn({ request: req.id, err: (err as Error).message }, 'fetch request failed')
         await complete(req, { status: STATUS.FAILED, date_completed: null, message: 'The fetch failed unexpectedly; nothing was bought. Please try again later.' })
       }
@@ -110,5 +146,11 @@ export async function startArchiveFetcher(deps: SourceDeps & { gateway?: Records
     sink: process,
   }
   const stream = await startStream(def, deps)
-  return { consumer: stream.consumer, async stop() { await stream.stop(); await ctx.stop() } }
+  return {
+    consumer: stream.consumer,
+    async stop() {
+      await stream.stop()
+      await Promise.all([ctx.stop(), offsets.stop(), ownWatermarks ? watermarks.stop() : undefined])
+    },
+  }
 }
