@@ -338,6 +338,65 @@ class FieldPostings {
 }
 
 /**
+ * Term numbers of a field's tokens: open addressing over a typed array with an FNV-1a hash, about
+ * 1.5 times faster than a Map on a batch's millions of freshly made token strings.
+ */
+class TermTable {
+  private slots = new Int32Array(8192).fill(-1)
+  /** the hash of the term in each slot: most mismatches are decided without reading a string */
+  private slotHash = new Int32Array(8192)
+  private mask = 8191
+  private size = 0
+  private hash = 0
+  private slot = 0
+
+  constructor(private readonly terms: string[]) {}
+
+  /** The term number of `x`, or -1 (then add() records the number `x` gets). */
+  get(x: string): number {
+    let h = 0x811c9dc5
+    for (let i = 0; i < x.length; i++) h = Math.imul(h ^ x.charCodeAt(i), 0x01000193)
+    const { slots, slotHash, terms, mask } = this
+    let i = (h ^ (h >>> 15)) & mask
+    for (;;) {
+      const g = slots[i]
+      if (g === -1) break
+      if (slotHash[i] === h && terms[g] === x) return g
+      i = (i + 1) & mask
+    }
+    this.hash = h
+    this.slot = i
+    return -1
+  }
+
+  /** Records that the term get() last did not find is number g. */
+  add(g: number): void {
+    this.slots[this.slot] = g
+    this.slotHash[this.slot] = this.hash
+    if (2 * ++this.size > this.mask) this.grow()
+  }
+
+  private grow(): void {
+    const { slots: old, slotHash: oldHash } = this
+    const n = 2 * old.length
+    const slots = new Int32Array(n).fill(-1)
+    const slotHash = new Int32Array(n)
+    const mask = n - 1
+    for (let j = 0; j < old.length; j++) {
+      if (old[j] === -1) continue
+      const h = oldHash[j]
+      let i = (h ^ (h >>> 15)) & mask
+      while (slots[i] !== -1) i = (i + 1) & mask
+      slots[i] = old[j]
+      slotHash[i] = h
+    }
+    this.slots = slots
+    this.slotHash = slotHash
+    this.mask = mask
+  }
+}
+
+/**
  * Term numbers of pairs of term numbers (a field's common grams): open addressing over typed
  * arrays (a Map keyed by u·2²⁶+v boxes every key beyond the small-integer range).
  */
@@ -390,7 +449,7 @@ class PairTable {
 function fieldPostings(docs: readonly AnalyzedDoc[], column: string, version: number): { tokens: FieldPostings; grams: FieldPostings } {
   const tokens = new FieldPostings(column, version)
   const grams = new FieldPostings(gramField(column), version)
-  const termOf = new Map<string, number>()
+  const termOf = new TermTable(tokens.terms)
   const common: boolean[] = []
   const gramOf = new PairTable()
   let at = new Int32Array(1024)
@@ -405,9 +464,9 @@ function fieldPostings(docs: readonly AnalyzedDoc[], column: string, version: nu
       const x = toks[i]
       if (x === VALUE_GAP) { at[i] = -1; continue }
       let g = termOf.get(x)
-      if (g === undefined) {
+      if (g < 0) {
         g = tokens.add(x)
-        termOf.set(x, g)
+        termOf.add(g)
         common.push(COMMON_WORDS.has(x))
       }
       at[i] = g
@@ -463,37 +522,39 @@ function encodePostings(groups: readonly FieldPostings[]): Uint8Array[] {
     const T = g.terms.length
     const n = g.pTerm.n
     const { pTerm: { a: pTerm }, pDoc: { a: pDoc }, pTf: { a: pTf }, pDl: { a: pDl }, pos: { a: gPos } } = g
-    // counting sort of the group's postings by term (stable: document order within a term)
-    const first = new Uint32Array(T + 1)
-    for (let k = 0; k < n; k++) first[pTerm[k] + 1]++
-    for (let t = 0; t < T; t++) first[t + 1] += first[t]
-    const order = new Uint32Array(n)
-    const fill = first.slice(0, T)
-    for (let k = 0; k < n; k++) order[fill[pTerm[k]]++] = k
-    const posStart = new Uint32Array(n)
-    for (let k = 0, s = 0; k < n; k++) { posStart[k] = s; s += pTf[k] }
+    // a counting sort by term that reads the postings in order and scatters them (stable: document
+    // order within a term): per term, where its postings and its positions start
+    const next = new Uint32Array(T + 1)
+    const nextPos = new Uint32Array(T + 1)
+    for (let k = 0; k < n; k++) { next[pTerm[k] + 1]++; nextPos[pTerm[k] + 1] += pTf[k] }
+    for (let t = 0; t < T; t++) { next[t + 1] += next[t]; nextPos[t + 1] += nextPos[t] }
     const vHi = Math.floor(g.version / TWO32)
     const vLo = g.version - vHi * TWO32
-    const docLo = g.ids.map((id) => id - Math.floor(id / TWO32) * TWO32)
-    const docHi = g.ids.map((id) => Math.floor(id / TWO32) >>> 0)
     for (let t = 0; t < T; t++, r++) {
       fields[r] = g.field
       terms[r] = g.terms[t]
       versions[2 * r] = vLo
       versions[2 * r + 1] = vHi
-      for (let k = first[t]; k < first[t + 1]; k++, p++) {
-        const x = order[k]
-        const d = pDoc[x]
-        ids[2 * p] = docLo[d]
-        ids[2 * p + 1] = docHi[d]
-        const tf = pTf[x]
-        tfs[p] = tf
-        dls[p] = pDl[x]
-        for (let j = posStart[x], e = j + tf; j < e; j++) pos[q++] = gPos[j]
-        posEnds[2 * p] = q // fewer than 2³² positions in a batch
-      }
-      rowEnds[2 * r] = p
+      rowEnds[2 * r] = p + next[t + 1]
     }
+    const docLo = g.ids.map((id) => id - Math.floor(id / TWO32) * TWO32)
+    const docHi = g.ids.map((id) => Math.floor(id / TWO32) >>> 0)
+    for (let k = 0, src = 0; k < n; k++) {
+      const t = pTerm[k]
+      const x = p + next[t]++
+      const d = pDoc[k]
+      ids[2 * x] = docLo[d]
+      ids[2 * x + 1] = docHi[d]
+      const tf = pTf[k]
+      tfs[x] = tf
+      dls[x] = pDl[k]
+      let y = q + nextPos[t]
+      for (const e = src + tf; src < e; src++) pos[y++] = gPos[src]
+      nextPos[t] = y - q
+      posEnds[2 * x] = y // fewer than 2³² positions in a batch
+    }
+    p += n
+    q += g.pos.n
   }
   const u8 = (a: Uint32Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength)
   const column = (name: string, type: string, ...data: Uint8Array[]) => [strings([name, type]), ...data]
