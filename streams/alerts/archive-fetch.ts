@@ -6,7 +6,9 @@
  * the owner gets an ARCHIVE_FETCH webhook event. Users who asked to be auto-subscribed follow a
  * docket they fetched (a docket alert is made for them).
  * A request found in progress when it is read again (the processor stopped mid-fetch) is failed
- * with a message asking to request it again: fetching twice could buy twice.
+ * with a message asking to request it again: fetching twice could buy twice. After a restart the
+ * replayed batch may hold the request's queued and in-progress states together, the latter last:
+ * an in-progress state this process did not write itself is such a request, and is read again.
  *
  * What it reads trails the topics: the request's last state, its document, docket and the docket
  * alerts are read from ClickHouse (the table sink's), the user and endpoints from in-memory tables.
@@ -45,6 +47,8 @@ export async function startArchiveFetcher(deps: SourceDeps & { gateway?: Records
   const offsets = createEndOffsets(deps, [...sinkTopics, ctx.users.topic, ctx.webhooks.topic])
   const decode = createDecoder(deps.registry)
   const iso = () => new Date(clock.now()).toISOString()
+  /** Requests this process marked in progress: their in-progress state coming back is its own. */
+  const mine = new Set<number>()
 
   async function complete(req: Row, change: Row): Promise<Row> {
     const done: Row = { ...req, ...change, date_modified: iso() }
@@ -55,9 +59,10 @@ export async function startArchiveFetcher(deps: SourceDeps & { gateway?: Records
 
   /** `subscribed`: the user/docket pairs this batch has subscribed, which ClickHouse cannot show yet. */
   async function fetchOne(req: Row, subscribed: Set<string>): Promise<void> {
-    const current = (await ctx.rowsWhere('archive-fetch', 'id', [Number(req.id)]))[0]
-    if (current && Number(current.status) !== STATUS.QUEUED && Number(current.status) !== STATUS.IN_PROGRESS) return // already done
-    if (current && Number(current.status) === STATUS.IN_PROGRESS) {
+    // Its last state: ClickHouse's (the batch waited for the sink), else the event's own.
+    const current = (await ctx.rowsWhere('archive-fetch', 'id', [Number(req.id)]))[0] ?? req
+    if (Number(current.status) !== STATUS.QUEUED && Number(current.status) !== STATUS.IN_PROGRESS) return // already done
+    if (Number(current.status) === STATUS.IN_PROGRESS) {
       await complete(req, { status: STATUS.FAILED, date_completed: null, message: 'The fetch was interrupted; nothing was bought. Please request it again.' })
       return
     }
@@ -65,6 +70,7 @@ export async function startArchiveFetcher(deps: SourceDeps & { gateway?: Records
       await complete(req, { status: STATUS.FAILED, date_completed: null, message: 'No court-records gateway is configured for this service.' })
       return
     }
+    mine.add(Number(req.id))
     await deps.publisher.write('archive-fetch', { upsert: { ...req, status: STATUS.IN_PROGRESS, date_modified: iso() } })
     const type = Number(req.request_type)
     if (type === 1) {
@@ -115,7 +121,8 @@ export async function startArchiveFetcher(deps: SourceDeps & { gateway?: Records
   async function process(events: EntityEvent[]): Promise<void> {
     const latest = new Map<number, Row>()
     for (const e of events) if (e.op === 'upsert' && e.entity) latest.set(Number(e.key), e.entity)
-    const queued = [...latest.values()].filter((req) => Number(req.status) === STATUS.QUEUED)
+    // Queued requests, and in-progress ones another run of the fetcher left (read again, they fail).
+    const queued = [...latest.values()].filter((req) => Number(req.status) === STATUS.QUEUED || (Number(req.status) === STATUS.IN_PROGRESS && !mine.has(Number(req.id))))
     if (!queued.length) return // its own in-progress and completed writes coming back: nothing to read
     // Fetched now, after the batch was consumed: they cover every row published before its requests.
     const ends = await offsets.fetch()
