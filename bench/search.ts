@@ -79,13 +79,24 @@ const loadAvg = () => os.loadavg().map((x) => x.toFixed(1)).join(' ')
 const PG_COLUMNS = ['id', 'case_name', 'case_name_full', 'docket_number', 'citation', 'judge', 'court', 'court_citation_string', 'court_id', 'status', 'date_filed', 'cite_count', 'text'] as const
 const csvField = (v: unknown) => { const s = Array.isArray(v) ? v.join('; ') : String(v ?? ''); return `"${s.replace(/"/g, '""')}"` }
 
-interface LoadResult { docs: number; indexSeconds: number; docsPerSecond: number; genSeconds: number }
+interface LoadResult {
+  docs: number; indexSeconds: number; docsPerSecond: number; genSeconds: number
+  /** CPU seconds of this process analysing and building rows (a machine shared with other work slows the wall clock, less these) */
+  analyzeCpuSeconds: number; rowsCpuSeconds: number
+  /** the inserts' wall time, summed (they overlap the next batch's preparation) */
+  insertSeconds: number
+}
+
+const cpuMs = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000 }
 
 async function loadClickHouse(db: Db, samples: string[][]): Promise<LoadResult> {
   const corpus = createCorpus()
   const csv = PEER ? createWriteStream(CSV) : null
   let indexMs = 0
   let genMs = 0
+  let analyzeCpu = 0
+  let rowsCpu = 0
+  let insertMs = 0
   let done = 0
   let lastLog = performance.now()
   for (let first = 1; first <= N; first += CHUNK) {
@@ -106,9 +117,15 @@ async function loadClickHouse(db: Db, samples: string[][]): Promise<LoadResult> 
     // indexing, as a stream processor does it: a batch → rows → one insert; inserts overlap the next batch's preparation
     const inflight: Promise<void>[] = []
     for (let i = 0; i < docs.length; i += BATCH) {
-      const rows = toIndexRows(TYPE, docs.slice(i, i + BATCH).map((d) => ({ doc: analyzeDocument(TYPE, d as unknown as SearchDocument), version: 1 })))
+      const c0 = cpuMs()
+      const analyzed = docs.slice(i, i + BATCH).map((d) => ({ doc: analyzeDocument(TYPE, d as unknown as SearchDocument), version: 1 }))
+      const c1 = cpuMs()
+      const rows = toIndexRows(TYPE, analyzed)
+      analyzeCpu += c1 - c0
+      rowsCpu += cpuMs() - c1
       if (inflight.length >= INFLIGHT) await inflight.shift()
-      inflight.push(writeIndexRows(db, cfg.clickhouseUrl, TYPE, rows))
+      const w0 = performance.now()
+      inflight.push(writeIndexRows(db, cfg.clickhouseUrl, TYPE, rows).then(() => { insertMs += performance.now() - w0 }))
     }
     await Promise.all(inflight)
     indexMs += performance.now() - t1
@@ -119,7 +136,10 @@ async function loadClickHouse(db: Db, samples: string[][]): Promise<LoadResult> 
     }
   }
   if (csv) { csv.end(); await once(csv, 'finish') }
-  return { docs: done, indexSeconds: indexMs / 1000, docsPerSecond: (done / indexMs) * 1000, genSeconds: genMs / 1000 }
+  return {
+    docs: done, indexSeconds: indexMs / 1000, docsPerSecond: (done / indexMs) * 1000, genSeconds: genMs / 1000,
+    analyzeCpuSeconds: analyzeCpu / 1000, rowsCpuSeconds: rowsCpu / 1000, insertSeconds: insertMs / 1000,
+  }
 }
 
 /** Waits (up to maxMs) until no merge runs on the bench tables; returns the active part counts. */
@@ -287,6 +307,7 @@ async function main(): Promise<void> {
     log('ClickHouse: generating and indexing')
     const load = await loadClickHouse(db, samples)
     log(`ClickHouse: ${fmtInt(load.docs)} documents indexed in ${load.indexSeconds.toFixed(1)} s = ${fmtInt(load.docsPerSecond)} docs/s (generation ${load.genSeconds.toFixed(0)} s, not counted); waiting for merges`)
+    log(`ClickHouse: indexing CPU of this process: analysis ${load.analyzeCpuSeconds.toFixed(1)} s, index rows ${load.rowsCpuSeconds.toFixed(1)} s (${fmtInt(load.docs / (load.analyzeCpuSeconds + load.rowsCpuSeconds))} docs per CPU second); inserts ${load.insertSeconds.toFixed(1)} s summed`)
     const parts = await settle(db, 180_000)
     log(`ClickHouse: ${parts}`)
     await db.command(refreshSql(TYPE, { database: DB }))
