@@ -50,7 +50,7 @@ import { createCorpus, WORDS, COURT_IDS, SURNAME_TOKENS, rng, type OpinionDoc } 
 import { percentile, fmtMs, fmtInt, fmtRatio, table } from './lib/stats.js'
 import { startPostgres, type LocalPostgres } from './lib/postgres.js'
 import { stopChildrenOnExit } from './lib/children.js'
-import { writeIndexRows } from '../streams/search/indexer.js'
+import { startIndexRowsWrite } from '../streams/search/indexer.js'
 
 const argv = process.argv.slice(2)
 const arg = (name: string, dflt: string) => { const i = argv.indexOf(`--${name}`); return i >= 0 ? argv[i + 1] : dflt }
@@ -125,7 +125,9 @@ async function loadClickHouse(db: Db, samples: string[][]): Promise<LoadResult> 
       rowsCpu += cpuMs() - c1
       if (inflight.length >= INFLIGHT) await inflight.shift()
       const w0 = performance.now()
-      inflight.push(writeIndexRows(db, cfg.clickhouseUrl, TYPE, rows).then(() => { insertMs += performance.now() - w0 }))
+      const w = startIndexRowsWrite(db, cfg.clickhouseUrl, TYPE, rows)
+      inflight.push(w.done.then(() => { insertMs += performance.now() - w0 }))
+      await w.sent // the server works on this batch while the next one is prepared
     }
     await Promise.all(inflight)
     indexMs += performance.now() - t1

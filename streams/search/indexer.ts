@@ -165,12 +165,29 @@ export async function startSearchIndexer(deps: IndexerDeps, onIndexed?: (docs: I
  * postings at a version that never became current are never read (queries keep the current one).
  */
 export async function writeIndexRows(db: Db, url: string, type: SearchType, rows: IndexRows, o: { table?: string } = {}): Promise<void> {
-  const tables = { database: db.database, table: o.table }
-  await Promise.all([
-    db.insertCompact(searchTables(type, tables).docs, indexColumns(type), rows.docs),
-    rows.postingRows ? insertNative(db, url, compile(postingsInsertSql(type, tables)).query, rows.postings) : undefined,
-  ])
+  await startIndexRowsWrite(db, url, type, rows, o).done
 }
+
+/**
+ * writeIndexRows in two steps: `sent` once the postings are handed to the socket, `done` once both
+ * inserts are done. A caller that prepares the next batch meanwhile should wait for `sent` first:
+ * the body only moves while the event loop runs, so a long synchronous step would hold the
+ * server waiting for the rest of the block instead of working beside it.
+ */
+export function startIndexRowsWrite(db: Db, url: string, type: SearchType, rows: IndexRows, o: { table?: string } = {}): { sent: Promise<void>; done: Promise<void> } {
+  const tables = { database: db.database, table: o.table }
+  let sent!: () => void
+  const isSent = new Promise<void>((resolve) => { sent = resolve })
+  const done = Promise.all([
+    db.insertCompact(searchTables(type, tables).docs, indexColumns(type), rows.docs),
+    rows.postingRows ? insertNative(db, url, compile(postingsInsertSql(type, tables)).query, rows.postings, sent) : undefined,
+  ]).then(() => undefined)
+  done.then(sent, sent)
+  return { sent: isSent, done }
+}
+
+/** Pieces of the body: small enough that backpressure, not one huge buffered write, paces it. */
+const PIECE = 1 << 20
 
 /**
  * A Native block as the body of an INSERT (the client's insert() takes JSON and text formats
@@ -178,10 +195,14 @@ export async function writeIndexRows(db: Db, url: string, type: SearchType, rows
  * HTTP error, not text after a 200); a failure to reach it is ClickHouseUnavailable, as for db's
  * own calls (the runner retries those without limit).
  */
-async function insertNative(db: Db, url: string, query: string, chunks: readonly Uint8Array[]): Promise<void> {
+async function insertNative(db: Db, url: string, query: string, chunks: readonly Uint8Array[], sent: () => void): Promise<void> {
+  function* pieces() {
+    for (const c of chunks) for (let at = 0; at < c.length; at += PIECE) yield Buffer.from(c.buffer, c.byteOffset + at, Math.min(PIECE, c.length - at))
+    sent()
+  }
   try {
     const r = await db.client.exec({
-      query, values: Readable.from(chunks),
+      query, values: Readable.from(pieces(), { objectMode: false }),
       clickhouse_settings: { send_progress_in_http_headers: 0, wait_end_of_query: 1 },
     })
     for await (const _ of r.stream) { /* the (empty) answer */ }
