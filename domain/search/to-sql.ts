@@ -274,7 +274,9 @@ class U32 {
  * millions of postings).
  */
 class FieldPostings {
+  /** per term number, the term; for grams its first token, the second in `seconds` (the gram's string is never made) */
   readonly terms: string[] = []
+  readonly seconds: string[] = []
   private count = new Int32Array(1024)
   /** per posting: term number, document (index into ids), tf, dl */
   readonly pTerm = new U32()
@@ -287,10 +289,11 @@ class FieldPostings {
 
   constructor(readonly field: string, readonly version: number) {}
 
-  /** A new term number. */
-  add(term: string): number {
+  /** A new term number: of `term`, or of the gram "term second". */
+  add(term: string, second?: string): number {
     const g = this.terms.length
     this.terms.push(term)
+    if (second !== undefined) this.seconds.push(second)
     if (g === this.count.length) {
       const c = new Int32Array(2 * g)
       c.set(this.count)
@@ -342,9 +345,8 @@ class FieldPostings {
  * 1.5 times faster than a Map on a batch's millions of freshly made token strings.
  */
 class TermTable {
-  private slots = new Int32Array(8192).fill(-1)
-  /** the hash of the term in each slot: most mismatches are decided without reading a string */
-  private slotHash = new Int32Array(8192)
+  /** per slot: term number (-1: empty) and the term's hash, side by side (one cache line per probe) */
+  private slots = new Int32Array(2 * 8192).fill(-1)
   private mask = 8191
   private size = 0
   private hash = 0
@@ -356,12 +358,12 @@ class TermTable {
   get(x: string): number {
     let h = 0x811c9dc5
     for (let i = 0; i < x.length; i++) h = Math.imul(h ^ x.charCodeAt(i), 0x01000193)
-    const { slots, slotHash, terms, mask } = this
+    const { slots, terms, mask } = this
     let i = (h ^ (h >>> 15)) & mask
     for (;;) {
-      const g = slots[i]
+      const g = slots[2 * i]
       if (g === -1) break
-      if (slotHash[i] === h && terms[g] === x) return g
+      if (slots[2 * i + 1] === h && terms[g] === x) return g
       i = (i + 1) & mask
     }
     this.hash = h
@@ -371,27 +373,25 @@ class TermTable {
 
   /** Records that the term get() last did not find is number g. */
   add(g: number): void {
-    this.slots[this.slot] = g
-    this.slotHash[this.slot] = this.hash
+    this.slots[2 * this.slot] = g
+    this.slots[2 * this.slot + 1] = this.hash
     if (2 * ++this.size > this.mask) this.grow()
   }
 
   private grow(): void {
-    const { slots: old, slotHash: oldHash } = this
-    const n = 2 * old.length
-    const slots = new Int32Array(n).fill(-1)
-    const slotHash = new Int32Array(n)
+    const old = this.slots
+    const n = old.length // twice the slots
+    const slots = new Int32Array(2 * n).fill(-1)
     const mask = n - 1
-    for (let j = 0; j < old.length; j++) {
+    for (let j = 0; j < old.length; j += 2) {
       if (old[j] === -1) continue
-      const h = oldHash[j]
+      const h = old[j + 1]
       let i = (h ^ (h >>> 15)) & mask
-      while (slots[i] !== -1) i = (i + 1) & mask
-      slots[i] = old[j]
-      slotHash[i] = h
+      while (slots[2 * i] !== -1) i = (i + 1) & mask
+      slots[2 * i] = old[j]
+      slots[2 * i + 1] = h
     }
     this.slots = slots
-    this.slotHash = slotHash
     this.mask = mask
   }
 }
@@ -480,7 +480,7 @@ function fieldPostings(docs: readonly AnalyzedDoc[], column: string, version: nu
       if (u < 0 || v < 0 || !(common[u] || common[v])) continue
       let g = gramOf.get(u, v)
       if (g < 0) {
-        g = grams.add(`${tokens.terms[u]} ${tokens.terms[v]}`)
+        g = grams.add(tokens.terms[u], tokens.terms[v])
         gramOf.set(u, v, g)
       }
       pair[i] = g
@@ -508,6 +508,7 @@ function encodePostings(groups: readonly FieldPostings[]): Uint8Array[] {
   for (const g of groups) { R += g.terms.length; P += g.pTerm.n; Q += g.pos.n }
   const fields: string[] = new Array(R)
   const terms: string[] = new Array(R)
+  const seconds: (string | undefined)[] = new Array(R)
   const versions = new Uint32Array(2 * R)
   const rowEnds = new Uint32Array(2 * R)
   const ids = new Uint32Array(2 * P)
@@ -533,6 +534,7 @@ function encodePostings(groups: readonly FieldPostings[]): Uint8Array[] {
     for (let t = 0; t < T; t++, r++) {
       fields[r] = g.field
       terms[r] = g.terms[t]
+      seconds[r] = g.seconds[t]
       versions[2 * r] = vLo
       versions[2 * r + 1] = vHi
       rowEnds[2 * r] = p + next[t + 1]
@@ -561,7 +563,7 @@ function encodePostings(groups: readonly FieldPostings[]): Uint8Array[] {
   return [
     varUInt(7), varUInt(R),
     ...column('field', 'String', strings(fields)),
-    ...column('term', 'String', strings(terms)),
+    ...column('term', 'String', strings(terms, seconds)),
     ...column('version', 'UInt64', u8(versions)),
     ...column('ids', 'Array(Int64)', u8(rowEnds), u8(ids)),
     ...column('tfs', 'Array(UInt32)', u8(rowEnds), u8(tfs)),
@@ -577,17 +579,27 @@ function varUInt(v: number): Uint8Array {
   return Uint8Array.from(out)
 }
 
-/** A String column: VarUInt byte length + UTF-8 bytes per value. */
-function strings(values: readonly string[]): Buffer {
+/**
+ * A String column: VarUInt byte length + UTF-8 bytes per value; with `seconds`, value i is
+ * `values[i] + ' ' + seconds[i]` where seconds[i] is set (a gram, written from its two tokens).
+ */
+function strings(values: readonly string[], seconds?: readonly (string | undefined)[]): Buffer {
   let size = 0
-  for (const s of values) size += 5 + s.length * 3 // at most: a 5-byte length, 3 UTF-8 bytes per UTF-16 unit
+  for (let i = 0; i < values.length; i++) size += 6 + 3 * (values[i].length + (seconds?.[i]?.length ?? 0)) // at most: a 5-byte length, 3 UTF-8 bytes per UTF-16 unit
   const buf = Buffer.allocUnsafe(size)
   let o = 0
-  for (const s of values) {
-    let n = Buffer.byteLength(s)
-    while (n >= 0x80) { buf[o++] = (n & 0x7f) | 0x80; n >>>= 7 }
-    buf[o++] = n
-    o += buf.write(s, o, 'utf8')
+  for (let i = 0; i < values.length; i++) {
+    // the bytes first, one byte after o (lengths below 128 are one byte), then the length
+    let n = buf.write(values[i], o + 1, 'utf8')
+    const second = seconds?.[i]
+    if (second !== undefined) { buf[o + 1 + n] = 0x20; n += 1 + buf.write(second, o + 2 + n, 'utf8') }
+    if (n < 0x80) { buf[o] = n; o += 1 + n; continue }
+    let extra = 0
+    for (let v = n >>> 7; v > 0; v >>>= 7) extra++
+    buf.copyWithin(o + 1 + extra, o + 1, o + 1 + n)
+    for (let v = n; v >= 0x80; v >>>= 7) buf[o++] = (v & 0x7f) | 0x80
+    buf[o++] = n >>> (7 * extra)
+    o += n
   }
   return buf.subarray(0, o)
 }

@@ -190,6 +190,13 @@ t.test('index rows: document rows, and postings grouped per (field, term, versio
   t.same([none.postingRows, decodeNative(none.postings).term], [0, []])
 })
 
+t.test('index rows: terms and grams of any length and script keep their bytes', async (t) => {
+  const long = 'x'.repeat(300)
+  const doc = analyzeDocument('o', { id: 1, case_name: `the ${long} Ωmega 日本 the` })
+  const terms = postingRows(toIndexRows('o', [{ doc, version: 1 }]).postings).map((r) => `${r[0]} ${r[1]}`)
+  t.same(terms.sort(), [`case_name ${long}`, 'case_name the', 'case_name ωmega', 'case_name 日本', 'case_name~2 the ' + long, 'case_name~2 日本 the'].sort())
+})
+
 t.test('index rows of a large batch: every token and common gram once per document, positions ascending', async (t) => {
   const words = ['the', 'court', 'of', 'appeals', 'held', 'that', 'a', 'duty', 'f', '3d', 'v', 'x1', 'x2', 'x3', 'x4', 'x5']
   let seed = 7
