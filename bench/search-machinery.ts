@@ -24,8 +24,8 @@
  *      per posting, built by materialized views that group each document's tokens.
  *   D  the same postings rows computed by the indexer (JS) and exploded by ARRAY JOIN.
  *   P  production (domain/search/to-sql.ts): postings grouped per batch into one row per
- *      (field, term), grouped per document by the indexer (with common grams) and per batch by
- *      ClickHouse, current versions from a dictionary; queries compiled from the query language
+ *      (field, term, version) by the indexer (with common grams) and inserted as a Native block,
+ *      current versions from a dictionary; queries compiled from the query language
  *      (type o: all 13 default text fields, not just 2 as A-D). bench/search.ts measures it at
  *      1M documents against PostgreSQL.
  */
