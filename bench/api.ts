@@ -326,7 +326,8 @@ try {
     ['change → visible p99 ≤ 1 s (detail)', change ? `${fmtMs(change.detail.p99)} ms` : 'failed', goal(change ? change.detail.p99 <= 1000 : undefined)],
     ['change → visible p99 ≤ 1 s (list)', change ? `${fmtMs(change.list.p99)} ms` : 'failed', goal(change ? change.list.p99 <= 1000 : undefined)],
     ['restart → serving ≤ 10 s', restartError ? 'failed' : `${restartSeconds.toFixed(2)} s`, goal(restartError ? undefined : restartSeconds <= 10)],
-    ['API RSS ≤ 300 MB (during detail)', rss ? `${fmtInt(rss.rssMb)} MB` : '–', goal(rss ? rss.rssMb <= 300 : undefined)],
+    // The issue's goal sets the page cache aside: the mapped read model is file-backed and shared.
+    ['API RSS ≤ 300 MB, page cache aside (anonymous, during detail)', rss ? `${fmtInt(rss.anonMb)} MB` : '–', goal(rss ? rss.anonMb <= 300 : undefined)],
   ]
   console.log(`\nbench/api — ${data.dockets.toLocaleString('en-US')} dockets (${OPINIONS.toLocaleString('en-US')} opinions), ${CONNECTIONS} connections, ${SECONDS} s × ${ROUNDS} round(s), medians; load average ${load()} on ${os.cpus().length} CPUs\n`)
   console.log(table([
