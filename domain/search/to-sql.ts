@@ -236,7 +236,9 @@ export function toIndexRows(type: SearchType, docs: readonly IndexDoc[]): IndexR
       groups.push(tokens, grams)
     }
   }
-  return { docs: rows, postings: encodePostings(groups), postingRows: groups.reduce((n, g) => n + g.terms.length, 0) }
+  const postings = encodePostings(groups)
+  for (const g of groups) g.release()
+  return { docs: rows, postings, postingRows: groups.reduce((n, g) => n + g.terms.length, 0) }
 }
 
 function docRow(spec: SearchTypeSpec, doc: AnalyzedDoc, version: number, deleted: boolean): unknown[] {
@@ -252,7 +254,7 @@ function docRow(spec: SearchTypeSpec, doc: AnalyzedDoc, version: number, deleted
 
 /** A growable typed array of unsigned 32-bit integers. */
 class U32 {
-  a = new Uint32Array(4096)
+  a = take(1024)
   n = 0
   push(v: number): void {
     if (this.n === this.a.length) this.reserve(1)
@@ -261,10 +263,34 @@ class U32 {
   /** Room for k more values. */
   reserve(k: number): void {
     if (this.n + k <= this.a.length) return
-    const b = new Uint32Array(Math.max(this.n + k, this.a.length * 2))
+    const b = take(Math.max(this.n + k, this.a.length * 2))
     b.set(this.a.subarray(0, this.n))
+    give(this.a)
     this.a = b
   }
+  release(): void { give(this.a) }
+}
+
+/**
+ * Scratch arrays reused from one toIndexRows call to the next (it is synchronous, so they are
+ * never shared): a batch's intermediate postings would otherwise allocate some 50 MB of array
+ * buffers, and V8 answers that much new external memory with full collections of the heap.
+ */
+const scratch: Uint32Array[] = []
+const SCRATCH_ARRAYS = 256
+
+function take(n: number): Uint32Array {
+  let best = -1
+  for (let i = 0; i < scratch.length; i++) if (scratch[i].length >= n && (best < 0 || scratch[i].length < scratch[best].length)) best = i
+  if (best < 0) return new Uint32Array(n)
+  const a = scratch[best]
+  scratch[best] = scratch[scratch.length - 1]
+  scratch.pop()
+  return a
+}
+
+function give(a: Uint32Array): void {
+  if (scratch.length < SCRATCH_ARRAYS) scratch.push(a)
 }
 
 /**
@@ -288,6 +314,9 @@ class FieldPostings {
   private readonly touched = new U32()
 
   constructor(readonly field: string, readonly version: number) {}
+
+  /** Returns the scratch arrays (after encoding). */
+  release(): void { for (const a of [this.pTerm, this.pDoc, this.pTf, this.pDl, this.pos, this.touched]) a.release() }
 
   /** A new term number: of `term`, or of the gram "term second". */
   add(term: string, second?: string): number {

@@ -202,32 +202,40 @@ t.test('index rows of a large batch: every token and common gram once per docume
   let seed = 7
   const rnd = () => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed / 0x80000000 }
   const docs = Array.from({ length: 600 }, (_, i) => analyzeDocument('o', { id: 1000 + i, text: Array.from({ length: 1 + Math.floor(rnd() * 300) }, () => words[Math.floor(rnd() * words.length)]).join(' ') }))
-  const got = postingRows(toIndexRows('o', docs.map((doc) => ({ doc, version: 1 }))).postings)
-  // the same postings, one document at a time, from the analyzed tokens
-  const want = new Map<string, [number, number[]][]>()
-  for (const d of docs) {
-    const toks = d.text.text.tokens
-    const add = (key: string, p: number) => {
-      const list = want.get(key) ?? []
-      if (list.at(-1)?.[0] !== d.id) list.push([d.id, []])
-      list.at(-1)?.[1].push(p)
-      want.set(key, list)
+  /** The same postings, one document at a time, from the analyzed tokens: "field term" → [id, positions][] */
+  const expected = (batch: typeof docs) => {
+    const want = new Map<string, [number, number[]][]>()
+    for (const d of batch) {
+      const toks = d.text.text.tokens
+      const add = (key: string, p: number) => {
+        const list = want.get(key) ?? []
+        if (list.at(-1)?.[0] !== d.id) list.push([d.id, []])
+        list.at(-1)?.[1].push(p)
+        want.set(key, list)
+      }
+      toks.forEach((x, i) => {
+        add(`text\u0000${x}`, i)
+        if (i + 1 < toks.length && (COMMON_WORDS.has(x) || COMMON_WORDS.has(toks[i + 1]))) add(`text~2\u0000${x} ${toks[i + 1]}`, i)
+      })
     }
-    toks.forEach((x, i) => {
-      add(`text\u0000${x}`, i)
-      if (i + 1 < toks.length && (COMMON_WORDS.has(x) || COMMON_WORDS.has(toks[i + 1]))) add(`text~2\u0000${x} ${toks[i + 1]}`, i)
-    })
+    return want
   }
-  t.equal(got.length, want.size)
-  let same = 0
-  for (const [field, term, , ids, tfs, dls, poss] of got as [string, string, number, number[], number[], number[], number[][]][]) {
-    const w = want.get(`${field}\u0000${term}`) ?? []
-    const ok = JSON.stringify(ids) === JSON.stringify(w.map((x) => x[0])) && JSON.stringify(poss) === JSON.stringify(w.map((x) => x[1]))
-      && tfs.every((tf, k) => tf === poss[k].length) && dls.every((dl, k) => dl === docs[ids[k] - 1000].text.text.length)
-    if (ok) same++
-    else { t.fail(`${field} ${term}`); break }
+  const check = (batch: typeof docs, what: string) => {
+    const got = postingRows(toIndexRows('o', batch.map((doc) => ({ doc, version: 1 }))).postings)
+    const want = expected(batch)
+    t.equal(got.length, want.size, `${what}: rows`)
+    let same = 0
+    for (const [field, term, , ids, tfs, dls, poss] of got as [string, string, number, number[], number[], number[], number[][]][]) {
+      const w = want.get(`${field}\u0000${term}`) ?? []
+      const ok = JSON.stringify(ids) === JSON.stringify(w.map((x) => x[0])) && JSON.stringify(poss) === JSON.stringify(w.map((x) => x[1]))
+        && tfs.every((tf, k) => tf === poss[k].length) && dls.every((dl, k) => dl === docs[ids[k] - 1000].text.text.length)
+      if (ok) same++
+      else { t.fail(`${what}: ${field} ${term}`); break }
+    }
+    t.equal(same, want.size, `${what}: every row as computed document by document`)
   }
-  t.equal(same, want.size, 'every row as computed document by document')
+  check(docs, 'a large batch')
+  check(docs.slice(0, 50).reverse(), 'a small batch after it (scratch arrays reused, not cleared)')
 })
 
 t.test('DDL: documents, postings (migrating layout 1), the dictionary of current versions', async (t) => {
