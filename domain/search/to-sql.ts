@@ -206,6 +206,11 @@ export interface IndexRows {
   /** the postings rows, one per (field, term, version), as chunks of one ClickHouse Native block */
   readonly postings: Uint8Array[]
   readonly postingRows: number
+  /**
+   * Lends the postings' arrays to the next toIndexRows call: only once the insert has finished
+   * with them (writeIndexRows does). Not calling it is fine (they are then collected).
+   */
+  release(): void
 }
 
 /**
@@ -236,9 +241,11 @@ export function toIndexRows(type: SearchType, docs: readonly IndexDoc[]): IndexR
       groups.push(tokens, grams)
     }
   }
-  const postings = encodePostings(groups)
+  const { chunks, arrays } = encodePostings(groups)
   for (const g of groups) g.release()
-  return { docs: rows, postings, postingRows: groups.reduce((n, g) => n + g.terms.length, 0) }
+  let released = false
+  const release = () => { if (!released) { released = true; arrays.forEach(give) } }
+  return { docs: rows, postings: chunks, postingRows: groups.reduce((n, g) => n + g.terms.length, 0), release }
 }
 
 function docRow(spec: SearchTypeSpec, doc: AnalyzedDoc, version: number, deleted: boolean): unknown[] {
@@ -530,7 +537,7 @@ const TWO32 = 4294967296
  * numbers are little-endian, an Array is the cumulative UInt64 end offset of each row followed by
  * the flattened elements. Returned as chunks to send in order.
  */
-function encodePostings(groups: readonly FieldPostings[]): Uint8Array[] {
+function encodePostings(groups: readonly FieldPostings[]): { chunks: Uint8Array[]; arrays: Uint32Array[] } {
   let R = 0
   let P = 0
   let Q = 0
@@ -538,13 +545,16 @@ function encodePostings(groups: readonly FieldPostings[]): Uint8Array[] {
   const fields: string[] = new Array(R)
   const terms: string[] = new Array(R)
   const seconds: (string | undefined)[] = new Array(R)
-  const versions = new Uint32Array(2 * R)
-  const rowEnds = new Uint32Array(2 * R)
-  const ids = new Uint32Array(2 * P)
-  const tfs = new Uint32Array(P)
-  const dls = new Uint32Array(P)
-  const posEnds = new Uint32Array(2 * P)
-  const pos = new Uint32Array(Q)
+  // scratch arrays (every element is written below), lent out until the caller's release()
+  const arrays: Uint32Array[] = []
+  const array = (n: number) => { const a = take(n); arrays.push(a); return a.subarray(0, n) }
+  const versions = array(2 * R)
+  const rowEnds = array(2 * R)
+  const ids = array(2 * P)
+  const tfs = array(P)
+  const dls = array(P)
+  const posEnds = array(2 * P)
+  const pos = array(Q)
   let r = 0
   let p = 0
   let q = 0
@@ -567,6 +577,7 @@ function encodePostings(groups: readonly FieldPostings[]): Uint8Array[] {
       versions[2 * r] = vLo
       versions[2 * r + 1] = vHi
       rowEnds[2 * r] = p + next[t + 1]
+      rowEnds[2 * r + 1] = 0
     }
     const docLo = g.ids.map((id) => id - Math.floor(id / TWO32) * TWO32)
     const docHi = g.ids.map((id) => Math.floor(id / TWO32) >>> 0)
@@ -583,13 +594,14 @@ function encodePostings(groups: readonly FieldPostings[]): Uint8Array[] {
       for (const e = src + tf; src < e; src++) pos[y++] = gPos[src]
       nextPos[t] = y - q
       posEnds[2 * x] = y // fewer than 2³² positions in a batch
+      posEnds[2 * x + 1] = 0
     }
     p += n
     q += g.pos.n
   }
   const u8 = (a: Uint32Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength)
   const column = (name: string, type: string, ...data: Uint8Array[]) => [strings([name, type]), ...data]
-  return [
+  const chunks = [
     varUInt(7), varUInt(R),
     ...column('field', 'String', strings(fields)),
     ...column('term', 'String', strings(terms, seconds)),
@@ -599,6 +611,7 @@ function encodePostings(groups: readonly FieldPostings[]): Uint8Array[] {
     ...column('dls', 'Array(UInt32)', u8(rowEnds), u8(dls)),
     ...column('poss', 'Array(Array(UInt32))', u8(rowEnds), u8(posEnds), u8(pos)),
   ]
+  return { chunks, arrays }
 }
 
 function varUInt(v: number): Uint8Array {

@@ -160,8 +160,8 @@ export async function startSearchIndexer(deps: IndexerDeps, onIndexed?: (docs: I
 }
 
 /**
- * Writes a batch's index rows (toIndexRows): the postings block and the document rows, in
- * parallel. Not atomic, and need not be: a batch that fails is indexed again at a new version, and
+ * Writes a batch's index rows (toIndexRows): the postings block, then the document rows. Not
+ * atomic, and need not be: a batch that fails is indexed again at a new version, and
  * postings at a version that never became current are never read (queries keep the current one).
  */
 export async function writeIndexRows(db: Db, url: string, type: SearchType, rows: IndexRows, o: { table?: string } = {}): Promise<void> {
@@ -178,11 +178,13 @@ export function startIndexRowsWrite(db: Db, url: string, type: SearchType, rows:
   const tables = { database: db.database, table: o.table }
   let sent!: () => void
   const isSent = new Promise<void>((resolve) => { sent = resolve })
-  const done = Promise.all([
-    db.insertCompact(searchTables(type, tables).docs, indexColumns(type), rows.docs),
-    rows.postingRows ? insertNative(db, url, compile(postingsInsertSql(type, tables)).query, rows.postings, sent) : undefined,
-  ]).then(() => undefined)
+  // postings first: a reload of the live versions (due any time on a server that runs them) may
+  // then see a document's new version only once its postings are there
+  const postings = rows.postingRows ? insertNative(db, url, compile(postingsInsertSql(type, tables)).query, rows.postings, sent) : Promise.resolve()
+  const done = postings.then(() => db.insertCompact(searchTables(type, tables).docs, indexColumns(type), rows.docs))
   done.then(sent, sent)
+  // the postings' arrays go back to toIndexRows once their insert has settled
+  void postings.then(() => rows.release(), () => rows.release())
   return { sent: isSent, done }
 }
 
