@@ -8,7 +8,9 @@
  * stale: objects built during a request are stored only if no epoch moved meanwhile (the list
  * cache's rule). Objects depend on the API version and origin (their URLs), never on the caller:
  * resources whose rows depend on who asks are not cached by the reader. Served objects are shared:
- * callers copy before they change one (field selection builds new objects).
+ * callers copy before they change one (field selection builds new objects). An object is kept
+ * from its second request on (a doorkeeper of keys seen once, as the list cache does): random
+ * one-off reads, a detail load over a million ids, would otherwise fill the memory and churn it.
  */
 import type { Epochs } from './list-cache.js'
 
@@ -26,7 +28,7 @@ export interface ObjectCache {
   readonly stats: { hits: number; misses: number; entries: number }
 }
 
-interface Slot { deps: readonly string[]; at: number[]; objects: Map<string, Record<string, unknown>> }
+interface Slot { deps: readonly string[]; at: number[]; objects: Map<string, Record<string, unknown>>; seenOnce: Set<string>; admit: Set<string> }
 
 export function createObjectCache(epochs: Epochs, opts: { maxEntries?: number } = {}): ObjectCache {
   const maxEntries = opts.maxEntries ?? 5_000
@@ -50,24 +52,37 @@ export function createObjectCache(epochs: Epochs, opts: { maxEntries?: number } 
     stats,
     lease(resource, deps, version, origin) {
       let slot = slots.get(resource)
-      if (!slot) { slot = { deps, at: [], objects: new Map() }; slots.set(resource, slot) }
+      if (!slot) { slot = { deps, at: [], objects: new Map(), seenOnce: new Set(), admit: new Set() }; slots.set(resource, slot) }
       const s = slot
       const begun = now(s.deps)
-      if (!same(begun, s.at)) { stats.entries -= s.objects.size; s.objects.clear(); s.at = begun }
+      if (!same(begun, s.at)) {
+        // Kept objects were asked for before: their next build is kept again at once.
+        for (const k of s.objects.keys()) if (s.admit.size < maxEntries) s.admit.add(k)
+        stats.entries -= s.objects.size
+        s.objects.clear()
+        s.at = begun
+      }
       const prefix = `${version}|${origin}|`
       let built: [string, Record<string, unknown>][] | undefined
       return {
         get(key) {
-          const obj = s.objects.get(prefix + String(key))
-          if (obj) stats.hits++
-          else stats.misses++
-          return obj
+          const k = prefix + String(key)
+          const obj = s.objects.get(k)
+          if (obj) { stats.hits++; return obj }
+          stats.misses++
+          if (s.seenOnce.delete(k)) { if (s.admit.size < maxEntries) s.admit.add(k) }
+          else { if (s.seenOnce.size >= 4 * maxEntries) s.seenOnce.clear(); s.seenOnce.add(k) }
+          return undefined
         },
-        put(key, obj) { (built ??= []).push([prefix + String(key), obj]) },
+        put(key, obj) {
+          const k = prefix + String(key)
+          if (s.admit.has(k)) (built ??= []).push([k, obj])
+        },
         end() {
           if (!built || !same(now(s.deps), begun) || !same(s.at, begun)) return
           makeRoom(built.length)
           for (const [k, obj] of built) {
+            s.admit.delete(k)
             if (!s.objects.has(k)) stats.entries++
             s.objects.set(k, obj)
           }
