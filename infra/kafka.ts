@@ -190,7 +190,7 @@ export const kafka: LocalService = {
       writeFileSync(p.props, serverProperties(cfg, p.data))
       writeFileSync(p.log4j, log4jProperties())
       if (!existsSync(path.join(p.data, 'meta.properties'))) {
-        const clusterId = randomBytes(16).toString('base64url') // a Kafka Uuid: 16 bytes, url-safe base64, 22 chars
+        const clusterId = newClusterId()
         log(`kafka: formatting KRaft storage in ${p.data} (cluster id ${clusterId})`)
         await runCommand('java', [...javaBaseArgs(cfg), 'kafka.tools.StorageTool', 'format', '-t', clusterId, '-c', p.props, '--ignore-formatted'])
       }
@@ -232,4 +232,16 @@ export const kafka: LocalService = {
     rmSync(p.log, { force: true })
     log(`kafka: removed ${p.home}`)
   },
+}
+
+/**
+ * A Kafka cluster id: 16 random bytes in url-safe base64 (22 characters). One that starts with '-'
+ * is drawn again, as Kafka's own Uuid.randomUuid does: the storage tool would read it as an option
+ * and refuse to format (1 start in 64 failed so).
+ */
+export function newClusterId(): string {
+  for (;;) {
+    const id = randomBytes(16).toString('base64url')
+    if (!id.startsWith('-')) return id
+  }
 }
