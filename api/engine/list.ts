@@ -144,7 +144,9 @@ export function compileReader(cat: Catalogue, r: ResourceDef, serializer: Serial
     return select ? objs.map(select) : objs
   }
 
-  async function count(where: Sql, ctx: RequestContext): Promise<number> {
+  /** How many rows match: from the list index when the list is planned, else one ClickHouse count. */
+  async function count(where: Sql, ctx: RequestContext, plan?: ListPlan): Promise<number> {
+    if (plan) return ctx.lists!.store.listCount(r.name, plan.index, plan.by, plan.range)
     const [row] = await ctx.db.query<{ n: number }>(sql`SELECT count() AS n FROM ${tableRef(ctx, r)} FINAL ${where}`)
     return Number(row?.n ?? 0)
   }
@@ -162,18 +164,19 @@ export function compileReader(cat: Catalogue, r: ResourceDef, serializer: Serial
     const invalid = () => new LdsError('LDS_ERR_INVALID_PAGE', { detail: 'Invalid page.' })
     if (!last && page > MAX_PAGES) throw deep()
     if (!last && page < 1) throw invalid()
-    const planned = plan && ((n: number, withTotal: boolean): Row[] => {
-      const rows = indexRows(ctx, plan, { offset: (n - 1) * size, limit: size })
-      if (withTotal && rows.length) rows[0][TOTAL] = ctx.lists!.store.listCount(r.name, plan.index, plan.by, plan.range)
-      return rows
-    })
-    const countOf = (w: Sql) => (plan ? Promise.resolve(ctx.lists!.store.listCount(r.name, plan.index, plan.by, plan.range)) : count(w, ctx))
-    const pageQuery = async (n: number, withTotal: boolean): Promise<Row[]> => planned ? planned(n, withTotal) : ctx.db.query<Row>(sql`SELECT ${pageColumns(o)}${withTotal ? sql`, count() OVER () AS ${ident(TOTAL)}` : sql``}
-      FROM ${tableRef(ctx, r)} FINAL ${where} ORDER BY ${orderSql(o)} LIMIT ${size} OFFSET ${(n - 1) * size}`)
+    const pageQuery = async (n: number, withTotal: boolean): Promise<Row[]> => {
+      if (plan) {
+        const rows = indexRows(ctx, plan, { offset: (n - 1) * size, limit: size })
+        if (withTotal && rows.length) rows[0][TOTAL] = await count(where, ctx, plan)
+        return rows
+      }
+      return ctx.db.query<Row>(sql`SELECT ${pageColumns(o)}${withTotal ? sql`, count() OVER () AS ${ident(TOTAL)}` : sql``}
+        FROM ${tableRef(ctx, r)} FINAL ${where} ORDER BY ${orderSql(o)} LIMIT ${size} OFFSET ${(n - 1) * size}`)
+    }
     let total: number
     let picked: Row[]
     if (last) {
-      total = await countOf(where)
+      total = await count(where, ctx, plan)
       page = Math.max(1, Math.ceil(total / size))
       if (page > MAX_PAGES) throw deep()
       picked = await pageQuery(page, false)
@@ -181,7 +184,7 @@ export function compileReader(cat: Catalogue, r: ResourceDef, serializer: Serial
       // One query for the page and the count (a window over the matching rows, read once); only a
       // page past the end, which returns no row to carry the count, needs a second.
       picked = await pageQuery(page, true)
-      total = picked.length ? Number(picked[0][TOTAL]) : await countOf(where)
+      total = picked.length ? Number(picked[0][TOTAL]) : await count(where, ctx, plan)
       if (page > Math.max(1, Math.ceil(total / size))) throw invalid()
     }
     const lastPage = Math.max(1, Math.ceil(total / size))
@@ -276,9 +279,7 @@ export function compileReader(cat: Catalogue, r: ResourceDef, serializer: Serial
       const where = whereOf(req.params, ctx)
       const o = ordering(first(req.params, 'order_by'))
       const plan = planOf(req, ctx, o)
-      if (ctx.version === 'v4' && first(req.params, 'count') === 'on') {
-        return { count: plan ? ctx.lists!.store.listCount(r.name, plan.index, plan.by, plan.range) : await count(where, ctx) }
-      }
+      if (ctx.version === 'v4' && first(req.params, 'count') === 'on') return { count: await count(where, ctx, plan) }
       // An order_by the resource does not offer is ignored for the default ordering, and then (as in
       // the reference) the answer pages by number even where the default would page by cursor.
       const refused = !o.explicit && !!first(req.params, 'order_by')

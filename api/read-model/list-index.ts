@@ -11,7 +11,6 @@
  * NULL with nothing).
  */
 import type { Catalogue } from '../../schemas/catalogue/index.js'
-import { columnOf } from '../../schemas/define.js'
 
 type Key = string | number
 export type IndexValue = string | number
@@ -36,21 +35,19 @@ const NULL = 1
 
 export type ListIndexes = ReadonlyMap<string, readonly ListIndex[]>
 
-/** Every resource's list indexes, by storage resource name. */
+const computed = new WeakMap<Catalogue, ListIndexes>()
+
+/** Every resource's list indexes, by storage resource name (worked out once per catalogue). */
 export function listIndexesOf(cat: Catalogue): ListIndexes {
+  const known = computed.get(cat)
+  if (known) return known
   const out = new Map<string, ListIndex[]>()
   for (const r of cat.stored) {
     const all = (r.listIndexes ?? []).flatMap((li) => li.orders.map((order) => ({ name: `${li.by.join(',')}>${order}`, by: li.by, order })))
     if (all.length) out.set(r.name, all)
   }
+  computed.set(cat, out)
   return out
-}
-
-/** The column kinds an index order may have, for callers that plan against it. */
-export function orderKindOf(cat: Catalogue, resource: string, column: string): 'int' | 'date' | undefined {
-  const r = cat.get(resource)
-  const def = Object.entries(r.fields).find(([n, d]) => columnOf(n, d) === column)?.[1]
-  return def?.kind === 'int' || def?.kind === 'date' ? def.kind : undefined
 }
 
 const indexValue = (v: unknown): IndexValue | undefined => (typeof v === 'number' || typeof v === 'string' ? v : undefined)
