@@ -24,8 +24,8 @@
  *      per posting, built by materialized views that group each document's tokens.
  *   D  the same postings rows computed by the indexer (JS) and exploded by ARRAY JOIN.
  *   P  production (domain/search/to-sql.ts): postings grouped per batch into one row per
- *      (field, term), grouped per document by the indexer (with common grams) and per batch by
- *      ClickHouse, current versions from a dictionary; queries compiled from the query language
+ *      (field, term, version) by the indexer (with common grams) and inserted as a Native block,
+ *      current versions from a dictionary; queries compiled from the query language
  *      (type o: all 13 default text fields, not just 2 as A-D). bench/search.ts measures it at
  *      1M documents against PostgreSQL.
  */
@@ -36,7 +36,8 @@ import { createDb, type Db } from '../core/clickhouse.js'
 import { sql, ident, join, raw, param, type Sql } from '../core/sql.js'
 import { analyzeDocument, type SearchDocument } from '../domain/search/document.js'
 import { tokens } from '../domain/search/analyzer.js'
-import { toIndexRows, indexColumns, searchTableDdl, searchSql, countSql, statsSql, refreshSql, type SearchStats } from '../domain/search/to-sql.js'
+import { toIndexRows, searchTableDdl, searchTables, searchSql, countSql, statsSql, refreshSql, type SearchStats } from '../domain/search/to-sql.js'
+import { writeIndexRows } from '../streams/search/indexer.js'
 import { parseQuery } from '../domain/search/parse.js'
 
 const arg = (name: string, dflt: string) => {
@@ -238,7 +239,6 @@ function layoutA(): Layout {
 // ---------------------------------------------------------------- layout P: postings, as production builds them (to-sql.ts)
 
 function layoutP(): Layout {
-  const columns = indexColumns('o')
   const tables = { database: DB, table: 'p_search_o' }
   let pending: Promise<void> = Promise.resolve()
   return {
@@ -246,18 +246,14 @@ function layoutP(): Layout {
     async setup() { for (const q of searchTableDdl('o', tables)) await db.command(q) },
     async load(rows) {
       // the indexer prepares batch i+1 while ClickHouse writes batch i
-      const out: unknown[][] = []
-      for (const r of rows) {
-        const row = toIndexRows('o', analyzeDocument('o', r as unknown as SearchDocument), 1)[0]
-        out.push(columns.map((c) => row[c]))
-      }
+      const out = toIndexRows('o', rows.map((r) => ({ doc: analyzeDocument('o', r as unknown as SearchDocument), version: 1 })))
       await pending
-      pending = db.insertCompact(`${tables.table}_ingest`, columns, out)
+      pending = writeIndexRows(db, cfg.clickhouseUrl, 'o', out, tables)
     },
     async flush() { await pending },
     async finish() {
       await db.command(sql`OPTIMIZE TABLE ${T(tables.table)} FINAL`)
-      await db.command(sql`OPTIMIZE TABLE ${T(`${tables.table}_postings`)} FINAL`)
+      await db.command(sql`OPTIMIZE TABLE ${T(searchTables('o', tables).postings)} FINAL`)
       await db.command(refreshSql('o', tables)) // the dictionary of current versions, now
     },
     async byDate(kind, i) {

@@ -5,8 +5,9 @@
  *   npx tsx bench/search.ts [--docs 1000000 | --quick] [--queries 40] [--reps 3] [--batch 5000] [--inflight 2] [--no-peer] [--keep]
  *
  * 1. Generates opinion-like documents (bench/lib/search-corpus.ts), 50,000 at a time, and indexes
- *    each chunk as a stream processor does: batches of --batch documents, analyzeDocument +
- *    toIndexRows + one insert into the ingest table per batch, up to --inflight inserts in flight.
+ *    each chunk as the search indexer does: batches of --batch documents, analyzeDocument +
+ *    toIndexRows (postings grouped per batch) + writeIndexRows (the postings as one Native block,
+ *    the document rows as another insert) per batch, up to --inflight batches' inserts in flight.
  *    Generation is not timed; the index rate is documents / time spent indexing (analysis, rows,
  *    inserts, materialized views), background merges excluded but running. The same rows are
  *    written to a CSV file for the peer.
@@ -42,13 +43,14 @@ import { tokens } from '../domain/search/analyzer.js'
 import { parseQuery } from '../domain/search/parse.js'
 import type { Node } from '../domain/search/ast.js'
 import {
-  searchTableDdl, searchTables, indexColumns, toIndexRows, searchSql, countSql, statsSql, corpusStatsSql, refreshSql,
+  searchTableDdl, toIndexRows, searchSql, countSql, statsSql, corpusStatsSql, refreshSql,
   type SearchStats, type CorpusStats, type SearchSqlOptions,
 } from '../domain/search/to-sql.js'
 import { createCorpus, WORDS, COURT_IDS, SURNAME_TOKENS, rng, type OpinionDoc } from './lib/search-corpus.js'
 import { percentile, fmtMs, fmtInt, fmtRatio, table } from './lib/stats.js'
 import { startPostgres, type LocalPostgres } from './lib/postgres.js'
 import { stopChildrenOnExit } from './lib/children.js'
+import { startIndexRowsWrite } from '../streams/search/indexer.js'
 
 const argv = process.argv.slice(2)
 const arg = (name: string, dflt: string) => { const i = argv.indexOf(`--${name}`); return i >= 0 ? argv[i + 1] : dflt }
@@ -77,15 +79,24 @@ const loadAvg = () => os.loadavg().map((x) => x.toFixed(1)).join(' ')
 const PG_COLUMNS = ['id', 'case_name', 'case_name_full', 'docket_number', 'citation', 'judge', 'court', 'court_citation_string', 'court_id', 'status', 'date_filed', 'cite_count', 'text'] as const
 const csvField = (v: unknown) => { const s = Array.isArray(v) ? v.join('; ') : String(v ?? ''); return `"${s.replace(/"/g, '""')}"` }
 
-interface LoadResult { docs: number; indexSeconds: number; docsPerSecond: number; genSeconds: number }
+interface LoadResult {
+  docs: number; indexSeconds: number; docsPerSecond: number; genSeconds: number
+  /** CPU seconds of this process analysing and building rows (a machine shared with other work slows the wall clock, less these) */
+  analyzeCpuSeconds: number; rowsCpuSeconds: number
+  /** the inserts' wall time, summed (they overlap the next batch's preparation) */
+  insertSeconds: number
+}
+
+const cpuMs = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000 }
 
 async function loadClickHouse(db: Db, samples: string[][]): Promise<LoadResult> {
   const corpus = createCorpus()
-  const columns = indexColumns(TYPE)
-  const ingest = searchTables(TYPE).ingest
   const csv = PEER ? createWriteStream(CSV) : null
   let indexMs = 0
   let genMs = 0
+  let analyzeCpu = 0
+  let rowsCpu = 0
+  let insertMs = 0
   let done = 0
   let lastLog = performance.now()
   for (let first = 1; first <= N; first += CHUNK) {
@@ -106,13 +117,17 @@ async function loadClickHouse(db: Db, samples: string[][]): Promise<LoadResult> 
     // indexing, as a stream processor does it: a batch → rows → one insert; inserts overlap the next batch's preparation
     const inflight: Promise<void>[] = []
     for (let i = 0; i < docs.length; i += BATCH) {
-      const rows: unknown[][] = []
-      for (const d of docs.slice(i, i + BATCH)) {
-        const row = toIndexRows(TYPE, analyzeDocument(TYPE, d as unknown as SearchDocument), 1)[0]
-        rows.push(columns.map((c) => row[c]))
-      }
+      const c0 = cpuMs()
+      const analyzed = docs.slice(i, i + BATCH).map((d) => ({ doc: analyzeDocument(TYPE, d as unknown as SearchDocument), version: 1 }))
+      const c1 = cpuMs()
+      const rows = toIndexRows(TYPE, analyzed)
+      analyzeCpu += c1 - c0
+      rowsCpu += cpuMs() - c1
       if (inflight.length >= INFLIGHT) await inflight.shift()
-      inflight.push(db.insertCompact(ingest, columns, rows))
+      const w0 = performance.now()
+      const w = startIndexRowsWrite(db, cfg.clickhouseUrl, TYPE, rows)
+      inflight.push(w.done.then(() => { insertMs += performance.now() - w0 }))
+      await w.sent // the server works on this batch while the next one is prepared
     }
     await Promise.all(inflight)
     indexMs += performance.now() - t1
@@ -123,7 +138,10 @@ async function loadClickHouse(db: Db, samples: string[][]): Promise<LoadResult> 
     }
   }
   if (csv) { csv.end(); await once(csv, 'finish') }
-  return { docs: done, indexSeconds: indexMs / 1000, docsPerSecond: (done / indexMs) * 1000, genSeconds: genMs / 1000 }
+  return {
+    docs: done, indexSeconds: indexMs / 1000, docsPerSecond: (done / indexMs) * 1000, genSeconds: genMs / 1000,
+    analyzeCpuSeconds: analyzeCpu / 1000, rowsCpuSeconds: rowsCpu / 1000, insertSeconds: insertMs / 1000,
+  }
 }
 
 /** Waits (up to maxMs) until no merge runs on the bench tables; returns the active part counts. */
@@ -291,6 +309,7 @@ async function main(): Promise<void> {
     log('ClickHouse: generating and indexing')
     const load = await loadClickHouse(db, samples)
     log(`ClickHouse: ${fmtInt(load.docs)} documents indexed in ${load.indexSeconds.toFixed(1)} s = ${fmtInt(load.docsPerSecond)} docs/s (generation ${load.genSeconds.toFixed(0)} s, not counted); waiting for merges`)
+    log(`ClickHouse: indexing CPU of this process: analysis ${load.analyzeCpuSeconds.toFixed(1)} s, index rows ${load.rowsCpuSeconds.toFixed(1)} s (${fmtInt(load.docs / (load.analyzeCpuSeconds + load.rowsCpuSeconds))} docs per CPU second); inserts ${load.insertSeconds.toFixed(1)} s summed`)
     const parts = await settle(db, 180_000)
     log(`ClickHouse: ${parts}`)
     await db.command(refreshSql(TYPE, { database: DB }))

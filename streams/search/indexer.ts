@@ -4,8 +4,8 @@
  *
  * A batch of entity changes becomes, per search type, the set of documents it touches
  * (documents.ts `affected`); those documents are rebuilt from the tables the table sink keeps,
- * analyzed, and inserted as one batch (documents and postings through the ingest table, results
- * into search_results). The indexer reads what the sink wrote, so before building it waits until
+ * analyzed, and inserted per chunk of 5,000 (the postings grouped by toIndexRows into one Native
+ * block, the document rows, the results into search_results). The indexer reads what the sink wrote, so before building it waits until
  * the sink's watermarks cover the batch's offsets: a document is never built from rows older than
  * the change that asked for it. A document whose entity is gone is deleted from the index.
  *
@@ -13,19 +13,20 @@
  * percolator); it runs before the offsets are committed, so a crash repeats it (alert hits are
  * recorded, so nothing is sent twice).
  */
+import { Readable } from 'node:stream'
 import type { Kafka } from 'kafkajs'
 import type { Config } from '../../core/config.js'
-import type { Db } from '../../core/clickhouse.js'
+import { ClickHouseError, ClickHouseUnavailable, type Db } from '../../core/clickhouse.js'
 import type { Logger } from '../../core/logger.js'
 import type { Registry } from '../../core/registry.js'
 import { DependencyError } from '../../core/dependency-error.js'
-import { sql, ident } from '../../core/sql.js'
+import { sql, ident, compile } from '../../core/sql.js'
 import type { Catalogue } from '../../schemas/catalogue/index.js'
 import { entityTopic, dlqTopic, groupId, createDecoder, validateEntityEvent, createVersioner, type EntityEvent } from '../../schemas/events/index.js'
 import { createWatermarks, type Watermarks } from '../../schemas/events/watermark-reader.js'
 import { SEARCH_RESULTS } from '../../schemas/internal/search.js'
-import { SEARCH_TYPES, analyzeDocument, searchTables, toIndexRows, type SearchType, type AnalyzedDoc } from '../../domain/search/index.js'
-import { refreshSql } from '../../domain/search/to-sql.js'
+import { SEARCH_TYPES, analyzeDocument, searchTables, type SearchType, type AnalyzedDoc } from '../../domain/search/index.js'
+import { refreshSql, toIndexRows, indexColumns, postingsInsertSql, type IndexDoc, type IndexRows } from '../../domain/search/to-sql.js'
 import { startStream, type StreamDef, type Incoming } from '../runner.js'
 import { createDocumentSource, SEARCH_SOURCES, type Built, type Row } from './documents.js'
 
@@ -113,21 +114,21 @@ export async function startSearchIndexer(deps: IndexerDeps, onIndexed?: (docs: I
         const built = await source.build(type, chunk)
         const v = version()
         const now = new Date().toISOString()
-        const indexRows: Record<string, unknown>[] = []
+        const docs: IndexDoc[] = []
         const results: Record<string, unknown>[] = []
         for (const id of chunk) {
           const b = built.get(id) ?? null
           if (!b) {
-            indexRows.push(...toIndexRows(type, analyzeDocument(type, { id }), v, true))
+            docs.push({ doc: analyzeDocument(type, { id }), version: v, deleted: true })
             results.push({ type, id, result: '{}', date_created: null, indexed_at: now, _version: v, _deleted: 1 })
             continue
           }
           const analyzed = analyzeDocument(type, b.doc)
-          indexRows.push(...toIndexRows(type, analyzed, v, false))
+          docs.push({ doc: analyzed, version: v })
           results.push({ type, id, result: JSON.stringify(b.result), date_created: b.created, indexed_at: now, _version: v, _deleted: 0 })
           if (onIndexed) indexed.push({ type, id, built: b, analyzed })
         }
-        await db.insert(searchTables(type).ingest, indexRows)
+        await writeIndexRows(db, cfg.clickhouseUrl, type, toIndexRows(type, docs))
         await db.insert(SEARCH_RESULTS, results)
         reloads.add(type)
         documents += chunk.length
@@ -155,6 +156,61 @@ export async function startSearchIndexer(deps: IndexerDeps, onIndexed?: (docs: I
   return {
     consumer: stream.consumer,
     async stop() { await stream.stop(); if (ownWatermarks) await watermarks.stop() },
+  }
+}
+
+/**
+ * Writes a batch's index rows (toIndexRows): the postings block, then the document rows. Not
+ * atomic, and need not be: a batch that fails is indexed again at a new version, and
+ * postings at a version that never became current are never read (queries keep the current one).
+ */
+export async function writeIndexRows(db: Db, url: string, type: SearchType, rows: IndexRows, o: { table?: string } = {}): Promise<void> {
+  await startIndexRowsWrite(db, url, type, rows, o).done
+}
+
+/**
+ * writeIndexRows in two steps: `sent` once the postings are handed to the socket, `done` once both
+ * inserts are done. A caller that prepares the next batch meanwhile should wait for `sent` first:
+ * the body only moves while the event loop runs, so a long synchronous step would hold the
+ * server waiting for the rest of the block instead of working beside it.
+ */
+export function startIndexRowsWrite(db: Db, url: string, type: SearchType, rows: IndexRows, o: { table?: string } = {}): { sent: Promise<void>; done: Promise<void> } {
+  const tables = { database: db.database, table: o.table }
+  let sent!: () => void
+  const isSent = new Promise<void>((resolve) => { sent = resolve })
+  // postings first: a reload of the live versions (due any time on a server that runs them) may
+  // then see a document's new version only once its postings are there
+  const postings = rows.postingRows ? insertNative(db, url, compile(postingsInsertSql(type, tables)).query, rows.postings, sent) : Promise.resolve()
+  const done = postings.then(() => db.insertCompact(searchTables(type, tables).docs, indexColumns(type), rows.docs))
+  done.then(sent, sent)
+  // the postings' arrays go back to toIndexRows once their insert has settled
+  void postings.then(() => rows.release(), () => rows.release())
+  return { sent: isSent, done }
+}
+
+/** Pieces of the body: small enough that backpressure, not one huge buffered write, paces it. */
+const PIECE = 1 << 20
+
+/**
+ * A Native block as the body of an INSERT (the client's insert() takes JSON and text formats
+ * only). The server answers once the insert is done (no early progress headers, so a failure is an
+ * HTTP error, not text after a 200); a failure to reach it is ClickHouseUnavailable, as for db's
+ * own calls (the runner retries those without limit).
+ */
+async function insertNative(db: Db, url: string, query: string, chunks: readonly Uint8Array[], sent: () => void): Promise<void> {
+  function* pieces() {
+    for (const c of chunks) for (let at = 0; at < c.length; at += PIECE) yield Buffer.from(c.buffer, c.byteOffset + at, Math.min(PIECE, c.length - at))
+    sent()
+  }
+  try {
+    const r = await db.client.exec({
+      query, values: Readable.from(pieces(), { objectMode: false }),
+      clickhouse_settings: { send_progress_in_http_headers: 0, wait_end_of_query: 1 },
+    })
+    for await (const _ of r.stream) { /* the (empty) answer */ }
+  } catch (err) {
+    if (err instanceof ClickHouseError) throw err
+    throw new ClickHouseUnavailable('ClickHouse', url, 'did not answer (insert)', { cause: err })
   }
 }
 

@@ -12,7 +12,8 @@ import { parseQuery } from '../../domain/search/parse.js'
 import { compileMatcher } from '../../domain/search/matcher.js'
 import { analyzeDocument, type AnalyzedDoc, type SearchDocument } from '../../domain/search/document.js'
 import { scoreDocument } from '../../domain/search/bm25.js'
-import { searchTableDdl, searchTables, indexColumns, toIndexRows, searchSql, countSql, statsSql, expansionSql, refreshSql, type SearchStats } from '../../domain/search/to-sql.js'
+import { searchTableDdl, toIndexRows, indexColumns, searchSql, countSql, statsSql, expansionSql, refreshSql, type SearchStats } from '../../domain/search/to-sql.js'
+import { writeIndexRows } from '../../streams/search/indexer.js'
 
 const cfg = loadConfig()
 const DB = `t_search_agree_${process.pid}_${Date.now().toString(36)}`
@@ -74,9 +75,8 @@ t.test('the matcher and ClickHouse return the same documents, counts and scores'
 
   // version 1 of 120 documents, then 30 replaced (version 2, inserted twice) and 15 deleted (version 3), in separate inserts
   const current = new Map<number, AnalyzedDoc>()
-  const columns = indexColumns('o')
   const insert = async (docs: { doc: AnalyzedDoc; version: number; deleted?: boolean }[]) => {
-    await db.insertCompact(searchTables('o').ingest, columns, docs.map(({ doc, version, deleted }) => { const row = toIndexRows('o', doc, version, deleted)[0]; return columns.map((c) => row[c]) }))
+    await writeIndexRows(db, cfg.clickhouseUrl, 'o', toIndexRows('o', docs))
     await db.command(refreshSql('o', { database: DB })) // visible to text queries now, not within the dictionary's lifetime
   }
   const v1 = Array.from({ length: 120 }, (_, i) => analyzeDocument('o', randomDoc(i + 1)))
@@ -127,4 +127,47 @@ t.test('the matcher and ClickHouse return the same documents, counts and scores'
   const [capped] = await db.query<{ terms: string[] }>(expansionSql(parseQuery('caseName:alp*', 'o'), 'o', { database: DB, maxExpansions: 1 }) as NonNullable<ReturnType<typeof expansionSql>>)
   t.equal(capped.terms.length, 2, 'one more than allowed marks a prefix as too broad')
   t.ok(nonEmpty > QUERIES / 4, `${nonEmpty} queries with hits`)
+})
+
+t.test('a layout-1 index (postings through a Null table, a version per posting) is migrated in place by the DDL', async (t) => {
+  const root = createDb(cfg, { useDatabase: false })
+  const name = `${DB}_m`
+  const db = createDb(cfg, { database: name })
+  t.teardown(async () => {
+    await root.command(sql`DROP DATABASE IF EXISTS ${ident(name)}`).catch(() => {})
+    await db.close()
+    await root.close()
+  })
+  await root.command(sql`CREATE DATABASE ${ident(name)}`)
+  const statements = searchTableDdl('o', { database: name })
+  await db.command(statements[0]) // the documents table is the same in both layouts
+  // layout 1 as it was created (the ingest table and its views stand for what a deployment has)
+  await db.command(sql`CREATE TABLE search_o_postings (field LowCardinality(String), term String, ids Array(Int64), versions Array(UInt64),
+    tfs Array(UInt32), dls Array(UInt32), poss Array(Array(UInt32))) ENGINE = MergeTree ORDER BY (field, term)`)
+  await db.command(sql`CREATE TABLE search_o_ingest (id Int64) ENGINE = Null`)
+  await db.command(sql`CREATE MATERIALIZED VIEW search_o_postings_mv TO search_o_postings AS SELECT 'text' AS field, '' AS term, [id] AS ids, [0] AS versions, [0] AS tfs, [0] AS dls, [[0]] AS poss FROM search_o_ingest`)
+  const docs = [analyzeDocument('o', { id: 1, case_name: 'Smith v. Jones' }), analyzeDocument('o', { id: 2, case_name: 'Jones v. Doe' })]
+  await writeIndexRows(db, cfg.clickhouseUrl, 'o', { ...toIndexRows('o', docs.map((doc) => ({ doc, version: 1 }))), postings: [], postingRows: 0 })
+  // a batch's row (one version) and a row mixing versions (document 2 at version 1, stale, and at 2)
+  await db.insertCompact('search_o_postings', ['field', 'term', 'ids', 'versions', 'tfs', 'dls', 'poss'], [
+    ['case_name', 'smith', [1], [1], [1], [3], [[0]]],
+    ['case_name', 'jones', [1, 2, 2], [1, 1, 2], [1, 1, 1], [3, 3, 3], [[2], [0], [0]]],
+  ])
+  await db.insertCompact('search_o', indexColumns('o'), toIndexRows('o', [{ doc: docs[1], version: 2 }]).docs)
+  for (const q of statements) await db.command(q)
+  await db.command(refreshSql('o', { database: name }))
+
+  const tables = (await db.query<{ name: string }>(sql`SELECT name FROM system.tables WHERE database = ${name} ORDER BY name`)).map((r) => r.name)
+  t.same(tables, ['search_o', 'search_o_live', 'search_o_live_src', 'search_o_postings_v2'], 'the ingest table, its views and the old postings are gone')
+  const rows = await db.query(sql`SELECT field, term, version, ids, poss FROM search_o_postings_v2 ORDER BY field, term, version`)
+  t.same(rows, [
+    { field: 'case_name', term: 'jones', version: 1, ids: [1, 2], poss: [[2], [0]] },
+    { field: 'case_name', term: 'jones', version: 2, ids: [2], poss: [[0]] },
+    { field: 'case_name', term: 'smith', version: 1, ids: [1], poss: [[0]] },
+  ], 'rows of one version copied, a mixed row regrouped per version')
+  const found = async (q: string) => (await db.query<{ id: number }>(searchSql(parseQuery(q, 'o'), 'o', { database: name, order: [{ field: 'id', dir: 'asc' }] }))).map((r) => Number(r.id))
+  t.same(await found('caseName:jones'), [1, 2])
+  t.same(await found('caseName:smith'), [1])
+  for (const q of statements) await db.command(q) // again: nothing changes
+  t.equal((await db.query(sql`SELECT * FROM search_o_postings_v2`)).length, 3, 'the statements are idempotent')
 })

@@ -5,7 +5,7 @@ import { compile as compileSql, type Sql } from '../../../core/sql.js'
 const compile = (q: Sql) => { const c = compileSql(q); return { query: c.query.replace(/\s+/g, ' '), query_params: c.query_params } }
 import { parseQuery } from '../../../domain/search/parse.js'
 import { analyzeDocument } from '../../../domain/search/document.js'
-import { searchSql, countSql, statsSql, corpusStatsSql, refreshSql, expansionSql, toIndexRows, indexColumns, searchTableDdl, searchTables, COMMON_WORDS } from '../../../domain/search/to-sql.js'
+import { searchSql, countSql, statsSql, corpusStatsSql, refreshSql, expansionSql, toIndexRows, indexColumns, searchTableDdl, searchTables, postingsInsertSql, COMMON_WORDS } from '../../../domain/search/to-sql.js'
 import { scoringPlan, weights, idf } from '../../../domain/search/bm25.js'
 import { SEARCH_TYPES } from '../../../domain/search/fields.js'
 
@@ -35,7 +35,7 @@ const LIVE = "dictGetOrDefault('search_o_live', 'live', id, toUInt64(0)) = versi
 
 t.test('text leaves: one aggregation over their postings, current versions by the dictionary, no documents table', async (t) => {
   const c = count('caseName:smith', 'o', { final: true })
-  t.equal(c.query, `SELECT count() AS count FROM (SELECT id, max(\`m0\`) AS \`l0\`, toFloat64(0) AS score FROM (SELECT id, tf, dl, (\`m0\`) AS rd, \`m0\` FROM (SELECT ids, versions, tfs, dls, (field = {p1:String} AND term = {p2:String}) AS \`m0\` FROM \`search_o_postings\` PREWHERE (field = {p3:String} AND term = {p4:String})) ARRAY JOIN ids AS id, versions AS version, tfs AS tf, dls AS dl WHERE ${LIVE}) WHERE rd GROUP BY id) AS s WHERE ifNull(s.\`l0\`, 0)`)
+  t.equal(c.query, `SELECT count() AS count FROM (SELECT id, max(\`m0\`) AS \`l0\`, toFloat64(0) AS score FROM (SELECT id, tf, dl, (\`m0\`) AS rd, \`m0\` FROM (SELECT ids, version, tfs, dls, (field = {p1:String} AND term = {p2:String}) AS \`m0\` FROM \`search_o_postings_v2\` PREWHERE (field = {p3:String} AND term = {p4:String})) ARRAY JOIN ids AS id, tfs AS tf, dls AS dl WHERE ${LIVE}) WHERE rd GROUP BY id) AS s WHERE ifNull(s.\`l0\`, 0)`)
   t.same(c.query_params, { p1: 'case_name', p2: 'smith', p3: 'case_name', p4: 'smith' })
   t.notMatch(c.query, /`search_o`/, 'text alone never reads the documents')
   t.notMatch(count('caseName:smith').query, /dictGet/, 'final: false reads every version')
@@ -43,9 +43,9 @@ t.test('text leaves: one aggregation over their postings, current versions by th
   t.match(lj, /^SELECT count\(\) AS count FROM \(SELECT id, `court_id` FROM `search_o` AS d WHERE dictGetOrDefault\('search_o_live', 'live', id, toUInt64\(0\)\) = version \+ 1 LIMIT 1 BY id\) AS d LEFT JOIN \(SELECT id, /, 'a document may match without postings: every current document, once')
   t.match(count('-smith', 'o', { final: true }).query, / LEFT JOIN .* WHERE NOT ifNull\(s.`l0`, 0\)$/)
   const ij = count('(smith OR court_id:ca9) jones', 'o', { final: true }).query
-  t.match(ij, /^SELECT count\(\) AS count FROM \(SELECT id, `court_id` FROM `search_o` AS d WHERE id IN \(SELECT id FROM `search_o_postings` ARRAY JOIN ids AS id PREWHERE .*\) AND dictGetOrDefault.* LIMIT 1 BY id\) AS d INNER JOIN /, 'text and document clauses mixed: documents pruned by the postings ids, joined')
+  t.match(ij, /^SELECT count\(\) AS count FROM \(SELECT id, `court_id` FROM `search_o` AS d WHERE id IN \(SELECT id FROM `search_o_postings_v2` ARRAY JOIN ids AS id PREWHERE .*\) AND dictGetOrDefault.* LIMIT 1 BY id\) AS d INNER JOIN /, 'text and document clauses mixed: documents pruned by the postings ids, joined')
   const semi = count('smith court_id:ca9', 'o', { final: true }).query
-  t.match(semi, /^SELECT count\(\) AS count FROM \(SELECT id, .* ARRAY JOIN ids AS id, versions AS version, tfs AS tf, dls AS dl WHERE id IN \(SELECT id FROM `search_o` AS d WHERE ifNull\(d.`court_id` = \{p\d+:String\}, false\) AND dictGetOrDefault.*\) AND dictGetOrDefault.*\) WHERE rd GROUP BY id\) AS s WHERE ifNull\(s.`l0`, 0\)$/, 'text AND clauses on documents: the postings restricted to the documents the clauses keep')
+  t.match(semi, /^SELECT count\(\) AS count FROM \(SELECT id, .* ARRAY JOIN ids AS id, tfs AS tf, dls AS dl WHERE id IN \(SELECT id FROM `search_o` AS d WHERE ifNull\(d.`court_id` = \{p\d+:String\}, false\) AND dictGetOrDefault.*\) AND dictGetOrDefault.*\) WHERE rd GROUP BY id\) AS s WHERE ifNull\(s.`l0`, 0\)$/, 'text AND clauses on documents: the postings restricted to the documents the clauses keep')
   const byDate = compile(searchSql(parseQuery('smith', 'o'), 'o', { order: [{ field: 'dateFiled', dir: 'desc' }], limit: 20, final: true })).query
   t.match(byDate, /^SELECT d.id AS id, toFloat64\(0\) AS score, d.`date_filed` AS `date_filed` FROM `search_o` AS d WHERE d.id IN \(SELECT s.id FROM \(SELECT id, .*\) AS s WHERE ifNull\(s.`l0`, 0\)\) AND dictGetOrDefault.* ORDER BY `date_filed` DESC NULLS LAST, id DESC LIMIT 1 BY id LIMIT \{p\d+:UInt64\}$/, 'ordered by a document column: the current documents the text matches, once each')
   t.match(compile(searchSql(parseQuery('smith', 'o'), 'o', { order: [{ field: 'dateFiled', dir: 'desc' }], database: 'db1', final: true })).query, /dictGetOrDefault\('db1.search_o_live', 'live', id/)
@@ -55,7 +55,7 @@ t.test('text leaves: one aggregation over their postings, current versions by th
 t.test('phrases: grams for pairs with a common word, positions compared; proximity and prefixes', async (t) => {
   const ph = count('caseName:"a b c"', 'o', { final: true }).query
   t.match(ph, /max\(\(`m0` AND `ph0`\)\) AS `l0`/, 'the flag: a row of the phrase in a document it matches')
-  t.match(ph, /id IN \(SELECT `t0`.id AS id FROM \(SELECT replaceOne\(toString\(field\), '~2', ''\) AS f, id, version, pos FROM `search_o_postings` ARRAY JOIN ids AS id, versions AS version, poss AS pos PREWHERE field = \{p\d+:String\} AND term = \{p\d+:String\} WHERE dictGetOrDefault.*\) AS `t0` INNER JOIN \(SELECT toString\(field\) AS f, id, version, pos FROM .* AS `t1` ON `t1`.id = `t0`.id AND `t1`.version = `t0`.version AND `t1`.f = `t0`.f WHERE arrayExists\(p -> has\(`t1`.pos, p \+ \{p\d+:Int64\}\), `t0`.pos\)\) AS `ph0`/, 'gram "a b" at 0 and token c at 2, joined on (id, version, field)')
+  t.match(ph, /id IN \(SELECT `t0`.id AS id FROM \(SELECT replaceOne\(toString\(field\), '~2', ''\) AS f, id, version, pos FROM `search_o_postings_v2` ARRAY JOIN ids AS id, poss AS pos PREWHERE field = \{p\d+:String\} AND term = \{p\d+:String\} WHERE dictGetOrDefault.*\) AS `t0` INNER JOIN \(SELECT toString\(field\) AS f, id, version, pos FROM .* AS `t1` ON `t1`.id = `t0`.id AND `t1`.version = `t0`.version AND `t1`.f = `t0`.f WHERE arrayExists\(p -> has\(`t1`.pos, p \+ \{p\d+:Int64\}\), `t0`.pos\)\) AS `ph0`/, 'gram "a b" at 0 and token c at 2, joined on (id, version, field)')
   const params = Object.values(compile(countSql(parseQuery('caseName:"a b c"', 'o'), 'o')).query_params)
   t.ok(params.includes('case_name~2') && params.includes('a b') && params.includes(2), 'a is common: the gram "a b" in case_name~2, c at offset 2')
   t.equal((ph.match(/ AS `ph0`/g) ?? []).length, 1, 'the phrase set is computed once')
@@ -74,7 +74,7 @@ t.test('phrases: grams for pairs with a common word, positions compared; proximi
 
 t.test('prefix expansion listing for callers that limit breadth', async (t) => {
   const e = compile(expansionSql(parseQuery('caseName:smi*', 'o'), 'o', { maxExpansions: 10 })!)
-  t.match(e.query, /SELECT DISTINCT term FROM `search_o_postings` WHERE field = \{p\d:String\} AND term >= \{p\d:String\} AND startsWith\(term, \{p\d:String\}\) LIMIT \{p\d:UInt64\}/)
+  t.match(e.query, /SELECT DISTINCT term FROM `search_o_postings_v2` WHERE field = \{p\d:String\} AND term >= \{p\d:String\} AND startsWith\(term, \{p\d:String\}\) LIMIT \{p\d:UInt64\}/)
   t.ok(Object.values(e.query_params).includes(11))
   t.equal(expansionSql(parseQuery('smith', 'o'), 'o'), null)
 })
@@ -99,9 +99,9 @@ t.test('ordering: BM25 needs stats, ties broken by id', async (t) => {
 
 t.test('statistics: per query, or df only with the corpus statistics cached by the caller', async (t) => {
   const st = compile(statsSql(parseQuery('caseName:smith', 'o'), 'o', { database: 'db1' }))
-  t.match(st.query, /^SELECT count\(\) AS n, map\(\{p1:String\}, avg\(`case_name_len`\)\) AS avgdl, \(SELECT CAST\(\(groupArray\(k\), groupArray\(c\)\), 'Map\(String, UInt64\)'\) FROM .*`db1`.`search_o_postings` .*\) AS df FROM `db1`.`search_o` FINAL$/)
+  t.match(st.query, /^SELECT count\(\) AS n, map\(\{p1:String\}, avg\(`case_name_len`\)\) AS avgdl, \(SELECT CAST\(\(groupArray\(k\), groupArray\(c\)\), 'Map\(String, UInt64\)'\) FROM .*`db1`.`search_o_postings_v2` .*\) AS df FROM `db1`.`search_o` FINAL$/)
   const cached = compile(statsSql(parseQuery('caseName:smith', 'o'), 'o', { corpus: { n: 7, avgdl: { case_name: 2.5, text: 100 } } }))
-  t.match(cached.query, /^SELECT \{p1:UInt64\} AS n, \{p2:Map\(String, Float64\)\} AS avgdl, \(SELECT .* FROM `search_o_postings` .*\) AS df$/)
+  t.match(cached.query, /^SELECT \{p1:UInt64\} AS n, \{p2:Map\(String, Float64\)\} AS avgdl, \(SELECT .* FROM `search_o_postings_v2` .*\) AS df$/)
   t.same([cached.query_params.p1, cached.query_params.p2], [7, { case_name: 2.5 }])
   const corpus = compile(corpusStatsSql('o'))
   t.match(corpus.query, /^SELECT count\(\) AS n, map\(\{p1:String\}, avg\(`case_name_len`\), .*\) AS avgdl FROM `search_o` FINAL$/)
@@ -115,47 +115,147 @@ t.test('filters are ANDed with the query and do not score', async (t) => {
   t.notMatch(c.query, /court_id.*court_id/, 'the filter is read once, on the documents')
 })
 
-t.test('index rows: the document columns and its postings per (field, term), grams after the fields', async (t) => {
-  const doc = analyzeDocument('o', { id: 7, case_name: 'Smith v. Smith', citation: ['1 U.S. 2', '3 F.3d 4'], court_id: 'CA9', date_filed: '2020-01-02T00:00:00Z', panel_ids: [3, 4], cite_count: null })
-  const [row] = toIndexRows('o', doc, 5)
-  t.equal(row.id, 7)
-  t.equal(row.version, 5)
-  t.equal(row.is_deleted, 0)
-  t.equal(row.case_name_len, 3)
-  t.equal(row.citation_len, 8)
-  t.equal(row.text_len, 0)
-  t.equal(row.court_id, 'ca9')
-  t.equal(row.date_filed, '2020-01-02')
-  t.same(row.panel_ids, [3, 4])
-  t.equal(row.cite_count, null)
-  const T = SEARCH_TYPES.o.textFields.length
-  const cn = 1 + SEARCH_TYPES.o.textFields.findIndex((f) => f.column === 'case_name')
-  const ci = 1 + SEARCH_TYPES.o.textFields.findIndex((f) => f.column === 'citation')
-  const postings = (row.p_field as number[]).map((f, i) => [f, (row.p_term as string[])[i], (row.p_pos as number[][])[i]])
+/**
+ * A Native block decoded for the types the postings use, written from the format's description
+ * (not from the encoder): VarUInt counts, then per column name, type and values.
+ */
+function decodeNative(chunks: readonly Uint8Array[]): Record<string, unknown[]> {
+  const buf = Buffer.concat(chunks)
+  let o = 0
+  const varUInt = () => { let v = 0; let shift = 1; for (;;) { const b = buf[o++]; v += (b & 0x7f) * shift; if (b < 0x80) return v; shift *= 128 } }
+  const str = () => { const n = varUInt(); const s = buf.toString('utf8', o, o + n); o += n; return s }
+  const u64 = () => { const v = buf.readBigUInt64LE(o); o += 8; return Number(v) }
+  const read = (type: string, n: number): unknown[] => {
+    const inner = /^Array\((.*)\)$/.exec(type)?.[1]
+    if (inner) {
+      const ends = Array.from({ length: n }, u64)
+      const flat = read(inner, ends.at(-1) ?? 0)
+      return ends.map((e, i) => flat.slice(i ? ends[i - 1] : 0, e))
+    }
+    switch (type) {
+      case 'String': return Array.from({ length: n }, str)
+      case 'UInt64': return Array.from({ length: n }, u64)
+      case 'Int64': return Array.from({ length: n }, () => { const v = buf.readBigInt64LE(o); o += 8; return Number(v) })
+      case 'UInt32': return Array.from({ length: n }, () => { const v = buf.readUInt32LE(o); o += 4; return v })
+      default: throw new Error(`type ${type}`)
+    }
+  }
+  const columns = varUInt()
+  const rows = varUInt()
+  const out: Record<string, unknown[]> = {}
+  for (let c = 0; c < columns; c++) { const name = str(); out[name] = read(str(), rows) }
+  if (o !== buf.length) throw new Error(`${buf.length - o} bytes after the block`)
+  return out
+}
+
+/** The postings block as rows [field, term, version, ids, tfs, dls, poss], sorted as the table orders them. */
+function postingRows(chunks: readonly Uint8Array[]): unknown[][] {
+  const b = decodeNative(chunks)
+  t.same(Object.keys(b), ['field', 'term', 'version', 'ids', 'tfs', 'dls', 'poss'])
+  return b.field.map((_, i) => ['field', 'term', 'version', 'ids', 'tfs', 'dls', 'poss'].map((k) => b[k][i]))
+    .sort((x, y) => { const a = `${x[0]}\u0000${x[1]}\u0000${x[2]}`; const b = `${y[0]}\u0000${y[1]}\u0000${y[2]}`; return a < b ? -1 : a > b ? 1 : 0 })
+}
+
+t.test('index rows: document rows, and postings grouped per (field, term, version) over the batch, as a Native block', async (t) => {
+  const a = analyzeDocument('o', { id: 7, case_name: 'Smith v. Smith', citation: ['1 U.S. 2', '3 F.3d 4'], court_id: 'CA9', date_filed: '2020-01-02T00:00:00Z', panel_ids: [3, 4], cite_count: null })
+  const b = analyzeDocument('o', { id: 2 ** 40 + 3, case_name: 'Jones v. Smith', text: 'ünïcode ok' })
+  const rows = toIndexRows('o', [{ doc: a, version: 5 }, { doc: b, version: 5 }, { doc: analyzeDocument('o', { id: 9, case_name: 'gone' }), version: 6, deleted: true }])
+  const cols = indexColumns('o')
+  const row = Object.fromEntries(cols.map((c, i) => [c, rows.docs[0][i]]))
+  t.same([row.id, row.version, row.is_deleted, row.case_name_len, row.citation_len, row.text_len], [7, 5, 0, 3, 8, 0])
+  t.same([row.court_id, row.date_filed, row.panel_ids, row.cite_count], ['ca9', '2020-01-02', [3, 4], null])
+  t.same(rows.docs.map((r) => [r[0], r[1], r[2]]), [[7, 5, 0], [2 ** 40 + 3, 5, 0], [9, 6, 1]], 'one row per document, deleted ones too')
+  const big = 2 ** 40 + 3
+  const postings = postingRows(rows.postings)
+  t.equal(rows.postingRows, postings.length)
   t.same(postings, [
-    [cn, 'smith', [0, 2]], [cn, 'v', [1]], [T + cn, 'smith v', [0]], [T + cn, 'v smith', [1]],
-    [ci, '1', [0]], [ci, 'u', [1]], [ci, 's', [2]], [ci, '2', [3]], [ci, '3', [5]], [ci, 'f', [6]], [ci, '3d', [7]], [ci, '4', [8]],
-    [T + ci, '1 u', [0]], [T + ci, 'u s', [1]], [T + ci, 's 2', [2]], [T + ci, '3 f', [5]], [T + ci, 'f 3d', [6]], [T + ci, '3d 4', [7]],
-  ], 'positions skip the gap between values; no gram spans it')
-  t.same(Object.keys(row).sort(), [...indexColumns('o')].sort())
-  const [gone] = toIndexRows('o', doc, 6, true)
-  t.equal(gone.is_deleted, 1)
-  t.same(gone.p_term, [], 'a deleted document has no postings')
+    ['case_name', 'jones', 5, [big], [1], [3], [[0]]],
+    ['case_name', 'smith', 5, [7, big], [2, 1], [3, 3], [[0, 2], [2]]],
+    ['case_name', 'v', 5, [7, big], [1, 1], [3, 3], [[1], [1]]],
+    ['case_name~2', 'jones v', 5, [big], [1], [3], [[0]]],
+    ['case_name~2', 'smith v', 5, [7], [1], [3], [[0]]],
+    ['case_name~2', 'v smith', 5, [7, big], [1, 1], [3, 3], [[1], [1]]],
+    ['citation', '1', 5, [7], [1], [8], [[0]]], ['citation', '2', 5, [7], [1], [8], [[3]]], ['citation', '3', 5, [7], [1], [8], [[5]]],
+    ['citation', '3d', 5, [7], [1], [8], [[7]]], ['citation', '4', 5, [7], [1], [8], [[8]]], ['citation', 'f', 5, [7], [1], [8], [[6]]],
+    ['citation', 's', 5, [7], [1], [8], [[2]]], ['citation', 'u', 5, [7], [1], [8], [[1]]],
+    ['citation~2', '1 u', 5, [7], [1], [8], [[0]]], ['citation~2', '3 f', 5, [7], [1], [8], [[5]]], ['citation~2', '3d 4', 5, [7], [1], [8], [[7]]],
+    ['citation~2', 'f 3d', 5, [7], [1], [8], [[6]]], ['citation~2', 's 2', 5, [7], [1], [8], [[2]]], ['citation~2', 'u s', 5, [7], [1], [8], [[1]]],
+    ['text', 'ok', 5, [big], [1], [2], [[1]]], ['text', 'unicode', 5, [big], [1], [2], [[0]]],
+  ], 'positions skip the gap between values, no gram spans it; ids beyond 2³²; a deleted document has no postings')
+
+  const twice = postingRows(toIndexRows('o', [{ doc: b, version: 1 }, { doc: b, version: 1 }, { doc: b, version: 2 }]).postings)
+  t.same(twice.filter((r) => r[0] === 'case_name' && r[1] === 'jones'), [['case_name', 'jones', 1, [big, big], [1, 1], [3, 3], [[0], [0]]], ['case_name', 'jones', 2, [big], [1], [3], [[0]]]],
+    'one row per version; a document given twice at a version has its postings twice')
+  const none = toIndexRows('o', [{ doc: a, version: 3, deleted: true }])
+  t.same([none.postingRows, decodeNative(none.postings).term], [0, []])
 })
 
-t.test('DDL: documents, postings, a Null ingest table, the views between them and the dictionary of current versions', async (t) => {
+t.test('index rows: terms and grams of any length and script keep their bytes', async (t) => {
+  const long = 'x'.repeat(300)
+  const doc = analyzeDocument('o', { id: 1, case_name: `the ${long} Ωmega 日本 the` })
+  const terms = postingRows(toIndexRows('o', [{ doc, version: 1 }]).postings).map((r) => `${r[0]} ${r[1]}`)
+  t.same(terms.sort(), [`case_name ${long}`, 'case_name the', 'case_name ωmega', 'case_name 日本', 'case_name~2 the ' + long, 'case_name~2 日本 the'].sort())
+})
+
+t.test('index rows of a large batch: every token and common gram once per document, positions ascending', async (t) => {
+  const words = ['the', 'court', 'of', 'appeals', 'held', 'that', 'a', 'duty', 'f', '3d', 'v', 'x1', 'x2', 'x3', 'x4', 'x5']
+  let seed = 7
+  const rnd = () => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed / 0x80000000 }
+  const docs = Array.from({ length: 600 }, (_, i) => analyzeDocument('o', { id: 1000 + i, text: Array.from({ length: 1 + Math.floor(rnd() * 300) }, () => words[Math.floor(rnd() * words.length)]).join(' ') }))
+  /** The same postings, one document at a time, from the analyzed tokens: "field term" → [id, positions][] */
+  const expected = (batch: typeof docs) => {
+    const want = new Map<string, [number, number[]][]>()
+    for (const d of batch) {
+      const toks = d.text.text.tokens
+      const add = (key: string, p: number) => {
+        const list = want.get(key) ?? []
+        if (list.at(-1)?.[0] !== d.id) list.push([d.id, []])
+        list.at(-1)?.[1].push(p)
+        want.set(key, list)
+      }
+      toks.forEach((x, i) => {
+        add(`text\u0000${x}`, i)
+        if (i + 1 < toks.length && (COMMON_WORDS.has(x) || COMMON_WORDS.has(toks[i + 1]))) add(`text~2\u0000${x} ${toks[i + 1]}`, i)
+      })
+    }
+    return want
+  }
+  const check = (batch: typeof docs, what: string) => {
+    const got = postingRows(toIndexRows('o', batch.map((doc) => ({ doc, version: 1 }))).postings)
+    const want = expected(batch)
+    t.equal(got.length, want.size, `${what}: rows`)
+    let same = 0
+    for (const [field, term, , ids, tfs, dls, poss] of got as [string, string, number, number[], number[], number[], number[][]][]) {
+      const w = want.get(`${field}\u0000${term}`) ?? []
+      const ok = JSON.stringify(ids) === JSON.stringify(w.map((x) => x[0])) && JSON.stringify(poss) === JSON.stringify(w.map((x) => x[1]))
+        && tfs.every((tf, k) => tf === poss[k].length) && dls.every((dl, k) => dl === docs[ids[k] - 1000].text.text.length)
+      if (ok) same++
+      else { t.fail(`${what}: ${field} ${term}`); break }
+    }
+    t.equal(same, want.size, `${what}: every row as computed document by document`)
+  }
+  check(docs, 'a large batch')
+  check(docs.slice(0, 50).reverse(), 'a small batch after it (scratch arrays reused, not cleared)')
+})
+
+t.test('DDL: documents, postings (migrating layout 1), the dictionary of current versions', async (t) => {
   for (const type of ['o', 'r', 'd', 'rd', 'p', 'oa'] as const) {
     const ddl = searchTableDdl(type).map(compile)
-    t.equal(ddl.length, 7)
+    t.equal(ddl.length, 9)
     for (const q of ddl) t.same(q.query_params, {}, `${type}: DDL has no parameters`)
     const names = searchTables(type)
-    t.match(ddl[0].query, new RegExp(`^CREATE TABLE IF NOT EXISTS \`${names.docs}\` .*ENGINE = ReplacingMergeTree\\(version, is_deleted\\) ORDER BY id$`, 's'))
-    t.match(ddl[1].query, /ids Array\(Int64\), versions Array\(UInt64\), tfs Array\(UInt32\), dls Array\(UInt32\), poss Array\(Array\(UInt32\)\)\) ENGINE = MergeTree ORDER BY \(field, term\) SETTINGS index_granularity = 64, index_granularity_bytes = 262144$/)
-    t.match(ddl[2].query, /`p_field` Array\(UInt8\), `p_term` Array\(String\), `p_pos` Array\(Array\(UInt32\)\)\) ENGINE = Null$/)
-    t.match(ddl[4].query, /SELECT arrayElement\(\[.*'case_name~2'|ARRAY JOIN p_field AS fi, p_term AS term, p_pos AS pos WHERE is_deleted = 0 GROUP BY field, term$/)
-    t.equal(ddl[5].query, `CREATE VIEW IF NOT EXISTS \`${names.live}_src\` AS SELECT id, version + 1 AS live FROM \`${names.docs}\` FINAL`)
-    t.equal(ddl[6].query, `CREATE DICTIONARY IF NOT EXISTS \`${names.live}\` (id Int64, live UInt64) PRIMARY KEY id SOURCE(CLICKHOUSE(TABLE '${names.live}_src')) LAYOUT(HASHED()) LIFETIME(MIN 1 MAX 5)`,
+    const base = names.docs
+    t.equal(names.postings, `${base}_postings_v2`)
+    t.equal(names.ingest, names.postings, 'no ingest table: the name of the last part a layout-1 database lacks')
+    t.match(ddl[0].query, new RegExp(`^CREATE TABLE IF NOT EXISTS \`${base}\` .*ENGINE = ReplacingMergeTree\\(version, is_deleted\\) ORDER BY id$`, 's'))
+    t.same(ddl.slice(1, 4).map((q) => q.query), [`DROP VIEW IF EXISTS \`${base}_postings_mv\``, `DROP VIEW IF EXISTS \`${base}_docs_mv\``, `DROP TABLE IF EXISTS \`${base}_ingest\``])
+    t.match(ddl[4].query, new RegExp(`^CREATE TABLE IF NOT EXISTS \`${base}_postings\` .*versions Array\\(UInt64\\)`))
+    t.match(ddl[5].query, new RegExp(`^CREATE TABLE IF NOT EXISTS \`${names.postings}\` \\(\`field\` LowCardinality\\(String\\), \`term\` String, \`version\` UInt64, \`ids\` Array\\(Int64\\) CODEC\\(Delta, LZ4\\), \`tfs\` Array\\(UInt32\\), \`dls\` Array\\(UInt32\\), \`poss\` Array\\(Array\\(UInt32\\)\\)\\) ENGINE = MergeTree ORDER BY \\(field, term\\) SETTINGS index_granularity = 64, index_granularity_bytes = 262144 AS SELECT .* FROM \`${base}_postings\``))
+    t.equal(ddl[6].query, `DROP TABLE IF EXISTS \`${base}_postings\``)
+    t.equal(ddl[7].query, `CREATE VIEW IF NOT EXISTS \`${names.live}_src\` AS SELECT id, version + 1 AS live FROM \`${names.docs}\` FINAL`)
+    t.equal(ddl[8].query, `CREATE DICTIONARY IF NOT EXISTS \`${names.live}\` (id Int64, live UInt64) PRIMARY KEY id SOURCE(CLICKHOUSE(TABLE '${names.live}_src')) LAYOUT(HASHED()) LIFETIME(MIN 1 MAX 5)`,
       'the source is a table name, resolved in the dictionary\'s database')
   }
-  t.match(compile(searchTableDdl('o', { database: 'db1' })[6]).query, /SOURCE\(CLICKHOUSE\(TABLE 'search_o_live_src' DB 'db1' INVALIDATE_QUERY 'SELECT max\(version\) FROM db1.search_o'\)\)/)
+  t.equal(compile(postingsInsertSql('o', { database: 'db1' })).query, 'INSERT INTO `db1`.`search_o_postings_v2` FORMAT Native')
+  t.match(compile(searchTableDdl('o', { database: 'db1' })[8]).query, /SOURCE\(CLICKHOUSE\(TABLE 'search_o_live_src' DB 'db1' INVALIDATE_QUERY 'SELECT max\(version\) FROM db1.search_o'\)\)/)
 })
