@@ -27,7 +27,9 @@
  *   document's current one, so replaced and deleted documents never show (their stale postings
  *   stay until a rebuild, not built yet) and text queries never join the documents table to know
  *   it. Text queries see a change when the dictionary does; queries without text read the
- *   documents with FINAL.
+ *   documents with FINAL. Where a text query reads document rows (filters, column orders), it
+ *   reads the row at the current version or, while a newer one waits for the reload, that one
+ *   (isLiveRow: a merge may drop the current row first).
  *
  * A query is one aggregation over the postings of its text leaves (ARRAY JOIN of the selected
  * key ranges, current versions only), grouped by id, giving one flag per text leaf and the BM25
@@ -722,8 +724,20 @@ function liveName(o: TableOptions, type: SearchType): Sql {
   return sql`${raw(`'${o.database ? `${ident(o.database).name}.` : ''}${name}'`)}`
 }
 
-/** The posting (or document row) `id`, `version` is its document's current version (dictionary `<table>_live`). */
+/** The posting `id`, `version` is its document's current version (dictionary `<table>_live`). */
 const isLive = (live: Sql, id: Sql, version: Sql) => sql`dictGetOrDefault(${live}, 'live', ${id}, toUInt64(0)) = ${version} + 1`
+
+/**
+ * A document row to read for a current document (the dictionary knows it): the row at its current
+ * version, or a newer one not deleted. Not the current row alone: the documents table is a
+ * ReplacingMergeTree, and once the indexer has inserted a document's next version, a merge may
+ * drop the current row before the indexer's reload of the dictionary makes the next one current;
+ * the document would then vanish from every query that reads its row (court, dates, an order by
+ * a column) until the reload. So for that moment the newer row stands in (its postings are not
+ * read until the reload; the text still matches at the current version). Every reader of these
+ * rows keeps one per id (a semi-join, LIMIT 1 BY id, uniqExact).
+ */
+const isLiveRow = (live: Sql) => sql`dictGetOrDefault(${live}, 'live', id, toUInt64(0)) BETWEEN 1 AND version + 1 AND is_deleted = 0`
 
 interface Ctx { spec: SearchTypeSpec; type: SearchType; o: SearchSqlOptions; postings: Sql; live: Sql; checked: boolean }
 
@@ -941,7 +955,7 @@ function body(ast: Node, type: SearchType, o: SearchSqlOptions, score: boolean, 
   if (p.text.length === 0) return { from: sql`${ref(o, t.docs)} AS d${finalOf(o)}`, where: whereSql(q, p), id: sql`d.id`, score: zero, docs: true, dedupe: false }
   const c: Ctx = { spec, type, o, postings: ref(o, t.postings), live: liveName(o, type), checked: o.final !== false }
   const inner = satisfiableWithoutText(q, spec) === false
-  const live = c.checked ? [isLive(c.live, sql`id`, sql`version`)] : []
+  const live = c.checked ? [isLiveRow(c.live)] : []
   const parts = inner ? split(q, spec) : null
   if (parts && orderColumns.length === 0) {
     const docWhere = parts.docs.map((n) => whereSql(n, p))
