@@ -9,9 +9,35 @@ import { testStack, waitFor } from '../helpers/stack.js'
 import { startProcessors, stopAll } from '../../bin/runtime.js'
 import { openPublisher } from '../../schemas/events/publisher.js'
 import { buildApp } from '../../api/app.js'
+import { entityTopic, groupId } from '../../schemas/events/index.js'
+import { SEARCH_INDEXER } from '../../streams/search/indexer.js'
+import { SEARCH_SOURCES } from '../../streams/search/documents.js'
+import type { Runtime } from '../../bin/runtime.js'
 
 const ts = '2024-01-01T00:00:00+00:00'
 const filler = 'The court considered the record and the briefs of the parties and affirmed the judgment below.'
+
+/**
+ * Every change published so far is searchable: the indexer has committed every offset of its
+ * topics, and it commits a batch only after its inserts and the reload of the live versions. The
+ * waits on what one query shows do not cover everything: a cluster indexed before the table sink
+ * had applied its docket is indexed again from the dockets' batch, which may come later.
+ */
+async function indexedAll(rt: Runtime): Promise<boolean> {
+  const topics = [...new Set(Object.values(SEARCH_SOURCES).flat())].filter((r) => rt.catalogue.has(r)).map((r) => entityTopic(rt.cfg, r))
+  const admin = rt.kafka.admin()
+  await admin.connect()
+  try {
+    const committed = await admin.fetchOffsets({ groupId: groupId(rt.cfg, SEARCH_INDEXER), topics })
+    for (const topic of topics) {
+      const at = new Map((committed.find((c) => c.topic === topic)?.partitions ?? []).map((p) => [p.partition, BigInt(p.offset)]))
+      for (const { partition, high } of await admin.fetchTopicOffsets(topic)) {
+        if (BigInt(high) > 0n && (at.get(partition) ?? -1n) < BigInt(high)) return false
+      }
+    }
+    return true
+  } finally { await admin.disconnect() }
+}
 
 t.test('search', async (t) => {
   const rt = await testStack(t)
@@ -64,6 +90,7 @@ t.test('search', async (t) => {
     const rd = (await get('/api/rest/v4/search/?type=rd&q=grand%20jury')).body.results[0]
     return r?.party?.length === 1 && r?.attorney?.length === 1 && rd?.entry_number === 1
   }, 'parties, attorneys and entries indexed with their dockets', 60_000, 300)
+  await waitFor(() => indexedAll(rt), 'every published change indexed', 60_000, 300)
 
   t.test('ranking: a case-name match above a body mention; a phrase above scattered words', async (t) => {
     const miranda = (await get('/api/rest/v4/search/?q=miranda')).body
