@@ -35,6 +35,7 @@ import { openPublisher, type Publisher } from '../schemas/events/publisher.js'
 import { installThrottles } from './plugins/throttle.js'
 import { memoryEvents, memoryUsage, redisEvents, redisUsage, type EventCounter } from './plugins/usage.js'
 import { createReadModel, type ReadModel } from './read-model/consumer.js'
+import { createDetailRenderer } from './read-model/rendered-details.js'
 import { createUserDirectory } from './read-model/users.js'
 import { createWatermarks, type Watermarks } from '../schemas/events/watermark-reader.js'
 import { createListCache } from './engine/list-cache.js'
@@ -121,7 +122,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Lists the read model's list indexes cover come from there, while it holds all ClickHouse holds.
   const lists = readModel && watermarks ? listIndexAccess(deps.cfg, readModel, watermarks) : undefined
   const searchEngine = createSearchEngine(deps.db)
-  const routes = registerResourceRoutes(app, { ...deps, serializers, listCache, overlayDeps: OVERLAY_DEPENDENCIES, source, writable, lists, objects })
+  // Details the read model keeps rendered (renderedDetail resources), built as their rows change.
+  if (readModel) readModel.setRenderer?.(createDetailRenderer({ store: readModel.store, catalogue: deps.catalogue, serializers, refColumns: refColumnsOf(deps.catalogue), db: deps.db, log: deps.log }))
+  const rendered = readModel ? (resource: string, key: string) => readModel.store.rendered(resource, key) : undefined
+  const routes = registerResourceRoutes(app, { ...deps, serializers, listCache, overlayDeps: OVERLAY_DEPENDENCIES, source, writable, lists, objects, rendered })
   if (writable && readModel && watermarks && publisherStarted && queueStarted) {
     const publisher = publisherStarted
     const queue = queueStarted

@@ -134,6 +134,12 @@ export interface ResourceDef {
    * ClickHouse query (api/engine/list-plan.ts). Orders must be int or date columns.
    */
   listIndexes?: readonly ListIndexDef[]
+  /**
+   * The read model keeps this resource's v4 detail rendered as JSON, rebuilt when any row it shows
+   * changes (api/read-model/rendered-details.ts): a detail GET is one read. For resources whose
+   * objects are the same for every caller and built from read-model rows only (no overlay).
+   */
+  renderedDetail?: boolean
 }
 
 export interface ListIndexDef { by: readonly string[]; orders: readonly string[] }

@@ -19,6 +19,7 @@ import { entityTopic, resourceOfTopic, createDecoder, validateEntityEvent } from
 import { openReadStore, type ReadStore, type AppliedEvent } from './store.js'
 import { refColumnsOf, keyKindsOf } from './refs.js'
 import { listIndexesOf } from './list-index.js'
+import { renderedResourcesOf, type DetailRenderer } from './rendered-details.js'
 
 export interface ReadModel {
   readonly store: ReadStore
@@ -28,6 +29,8 @@ export interface ReadModel {
   waitUntilApplied(topic: string, partition: number, offset: string, timeoutMs: number): Promise<boolean>
   /** True once the store holds everything the topics held when this process started. */
   caughtUp(): boolean
+  /** Renders the details a batch made stale, after each batch (the API builds its serializers after the consumer starts). */
+  setRenderer?(renderer: DetailRenderer): void
 }
 
 const FETCH_WAIT_MS = 1_000
@@ -43,7 +46,8 @@ export function readModelPath(cfg: Pick<Config, 'dataDir' | 'topicPrefix' | 'cli
 export function createReadModel(deps: ReadModelDeps, opts: { path?: string } = {}): ReadModel {
   const { cfg, catalogue: cat } = deps
   const log = deps.log.child({ component: 'read-model' })
-  const store = openReadStore(opts.path ?? readModelPath(cfg), refColumnsOf(cat), keyKindsOf(cat), listIndexesOf(cat))
+  const store = openReadStore(opts.path ?? readModelPath(cfg), refColumnsOf(cat), keyKindsOf(cat), listIndexesOf(cat), renderedResourcesOf(cat))
+  let renderer: DetailRenderer | undefined
   const decode = createDecoder(deps.registry)
   const keyFieldOf = new Map(cat.resources.map((r) => [r.name, r.key]))
   let consumer: Consumer | undefined
@@ -97,10 +101,17 @@ export function createReadModel(deps: ReadModelDeps, opts: { path?: string } = {
           resolveOffset(batch.lastOffset())
           await c.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: next }])
           wake()
+          // The batch's changes are visible already (stale texts were dropped with them); this only
+          // makes their details fast again.
+          await renderer?.drain()
           await heartbeat()
         },
       }).then(() => log.info({ path: opts.path ?? readModelPath(cfg) }, 'read model consuming'),
         (err) => log.error({ err: (err as Error).message }, 'the read model consumer did not start'))
+    },
+    setRenderer(r) {
+      renderer = r
+      void r.drain() // what batches before it left stale, or a crash left
     },
     async stop() {
       await consumer?.disconnect()

@@ -12,6 +12,10 @@
  *   listCounts [resource, index, ...by values, rank, bucket]         → how many `lists` keys the bucket holds
  *   offsets   [topic, partition]        → the next offset to apply
  *   epochs    resource                  → a counter bumped by every transaction that changes the resource
+ *   rendered  [resource, key]          → the v4 detail JSON of a row, origin left as ORIGIN_MARK (rendered-details.ts)
+ *   stale     [resource, key]          → rows whose rendered detail must be built again
+ *   dependsOn [resource, key]          → what its rendered detail read: rows [resource, key] and ref sets [resource, column, value]
+ *   dependents ['r', resource, key] | ['f', resource, column, value] → `resource|key` of rendered details that read it
  *   meta      'storeId'                 → random id naming this store's consumer group; 'format' → STORE_FORMAT
  * A delete keeps its version, so an older event replayed later cannot bring the row back.
  */
@@ -45,16 +49,37 @@ export interface ReadStore {
   offset(topic: string, partition: number): string | undefined
   /** Changes whenever a transaction changes rows of `resource`, whichever process of the host applied it. */
   epoch(resource: string): number
+  /** A row with its version (a deleted row keeps its version and has no `row`). */
+  stored(resource: string, key: Key): { v: number; row?: Row } | undefined
+  /** The rendered v4 detail of a row, if it is current (rendered-details.ts). */
+  rendered(resource: string, key: Key): string | undefined
+  /** Rows whose rendered detail must be built again, at most `limit`. */
+  staleRenders(limit: number): { resource: string; key: Key }[]
+  /**
+   * Stores rendered details, each only if nothing it read has changed since (checked inside the write
+   * transaction): returns how many were stored. An item without `text` (a deleted row, or one that is
+   * not rendered) just stops being stale.
+   */
+  putRendered(items: readonly RenderedDetail[]): Promise<number>
   close(): Promise<void>
 }
 
+/** A rendered detail and what it was built from, as read (versions of rows, keys of ref sets). */
+export interface RenderedDetail {
+  resource: string
+  key: Key
+  text?: string
+  rows: readonly { resource: string; key: Key; v: number }[]
+  refs: readonly { resource: string; column: string; value: Key; keys: string }[]
+}
+
 /** The layout of the values; a store in another layout is rebuilt from the topics. */
-const STORE_FORMAT = '4'
+const STORE_FORMAT = '5'
 
 /** How each resource's key is typed: integer keys are stored as numbers, so fk values find them. */
 export type KeyKinds = ReadonlyMap<string, 'int' | 'string'>
 
-export function openReadStore(folder: string, refColumns: RefColumns, keyKinds: KeyKinds, listIndexes: ListIndexes = new Map()): ReadStore {
+export function openReadStore(folder: string, refColumns: RefColumns, keyKinds: KeyKinds, listIndexes: ListIndexes = new Map(), renderedResources: ReadonlySet<string> = new Set()): ReadStore {
   mkdirSync(folder, { recursive: true })
   const root: RootDatabase = open({ path: join(folder, 'read-model.mdb'), compression: false, mapSize: 64 * 1024 ** 3, noMemInit: true })
   // Rows of one resource share their property names: stored once (shared structures) rather than
@@ -66,9 +91,13 @@ export function openReadStore(folder: string, refColumns: RefColumns, keyKinds: 
   const offsets: Database<string, [string, number]> = root.openDB({ name: 'offsets' })
   const meta: Database<string, string> = root.openDB({ name: 'meta' })
   const epochs: Database<number, string> = root.openDB({ name: 'epochs' })
+  const rendered: Database<string, [string, Key]> = root.openDB({ name: 'rendered' })
+  const stale: Database<1, [string, Key]> = root.openDB({ name: 'stale' })
+  const dependsOn: Database<IndexKey[], [string, Key]> = root.openDB({ name: 'dependsOn' })
+  const dependents: Database<string, IndexKey> = root.openDB({ name: 'dependents', dupSort: true })
   if (meta.get('format') !== STORE_FORMAT) {
     // Written in an older layout: start again, empty, under a new id (so a new consumer group reads the topics from the beginning).
-    for (const db of [entities, refs, lists, listCounts, offsets, epochs, meta] as { clearSync(): void }[]) db.clearSync()
+    for (const db of [entities, refs, lists, listCounts, offsets, epochs, rendered, stale, dependsOn, dependents, meta] as { clearSync(): void }[]) db.clearSync()
     meta.putSync('format', STORE_FORMAT)
   }
   let storeId = meta.get('storeId')
@@ -104,6 +133,24 @@ export function openReadStore(folder: string, refColumns: RefColumns, keyKinds: 
     if (n > 0) listCounts.put(c, n)
     else listCounts.remove(c)
   }
+
+  const keyOf = (resource: string, key: Key): Key => (keyKinds.get(resource) === 'int' ? Number(key) : key)
+  // `resource|key` (a NUL would end the string in the key encoding of dupSort values; names hold no '|').
+  const dependentName = (resource: string, key: Key) => `${resource}|${key}`
+  const fromDependentName = (name: string): [string, Key] => { const i = name.indexOf('|'); const r = name.slice(0, i); return [r, keyOf(r, name.slice(i + 1))] }
+  /** A rendered detail is dropped (so requests build it) and queued to be rendered again (inside apply). */
+  function markStale(resource: string, key: Key) {
+    rendered.remove([resource, key])
+    stale.put([resource, key], 1)
+  }
+  /** Rendered details that read what changed: the row, and ref sets it joined or left. */
+  function markDependents(resource: string, key: Key, refsJoined: readonly [string, Key][]) {
+    // Read out before writing: a write inside the transaction reuses the buffer a lazy range reads keys from.
+    const names = [...dependents.getValues(['r', resource, key])]
+    for (const [c, v] of refsJoined) names.push(...dependents.getValues(['f', resource, c, v]))
+    for (const d of names) markStale(...fromDependentName(d))
+  }
+  const refKeysOf = (resource: string, column: string, value: Key) => [...refs.getValues([resource, column, value])].join(',')
 
   return {
     storeId,
@@ -141,6 +188,8 @@ export function openReadStore(folder: string, refColumns: RefColumns, keyKinds: 
           for (const [c, v] of before) if (!keep.has(`${c}\u0000${v}`)) refs.remove([resource, c, v], key)
           const had = new Set(before.map(([c, v]) => `${c}\u0000${v}`))
           for (const [c, v] of after) if (!had.has(`${c}\u0000${v}`)) refs.put([resource, c, v], key)
+          if (renderedResources.has(resource)) markStale(resource, key)
+          markDependents(resource, key, [...before.filter(([c, v]) => !keep.has(`${c}\u0000${v}`)), ...after.filter(([c, v]) => !had.has(`${c}\u0000${v}`))])
           const listsBefore = listKeys(resource, old?.d ? undefined : old?.row, key)
           const listsAfter = event.op === 'upsert' ? listKeys(resource, event.entity!, key) : []
           for (const k of listsBefore) if (!listsAfter.some((n) => sameKey(n, k))) { lists.remove(k); countIn(k, -1) }
@@ -153,6 +202,39 @@ export function openReadStore(folder: string, refColumns: RefColumns, keyKinds: 
         for (const o of reached) offsets.put([o.topic, o.partition], o.offset)
       })
       return applied
+    },
+    stored(resource, key) { return entities.get([resource, keyOf(resource, key)]) },
+    rendered: (resource, key) => rendered.get([resource, keyOf(resource, key)]),
+    staleRenders(limit) {
+      const out: { resource: string; key: Key }[] = []
+      for (const [resource, key] of stale.getKeys({ limit })) out.push({ resource, key })
+      return out
+    },
+    async putRendered(items) {
+      let stored = 0
+      await root.transaction(() => {
+        for (const it of items) {
+          const at: [string, Key] = [it.resource, it.key]
+          if (stale.get(at) === undefined) continue // rendered meanwhile (another process of the host)
+          const unchanged = it.rows.every((d) => (entities.get([d.resource, keyOf(d.resource, d.key)])?.v ?? -1) === d.v)
+            && it.refs.every((d) => refKeysOf(d.resource, d.column, d.value) === d.keys)
+          if (!unchanged) continue // what it read changed: still stale, rendered again on the next round
+          const name = dependentName(it.resource, it.key)
+          for (const k of dependsOn.get(at) ?? []) dependents.remove(k, name)
+          // Its own row is not listed: a change to it marks it stale directly (apply).
+          const deps: IndexKey[] = [
+            ...it.rows.filter((d) => d.resource !== it.resource || keyOf(d.resource, d.key) !== it.key).map((d) => ['r', d.resource, keyOf(d.resource, d.key)]),
+            ...it.refs.map((d) => ['f', d.resource, d.column, d.value]),
+          ]
+          for (const k of deps) dependents.put(k, name)
+          if (deps.length) dependsOn.put(at, deps)
+          else dependsOn.remove(at)
+          if (it.text !== undefined) rendered.put(at, it.text)
+          stale.remove(at)
+          stored++
+        }
+      })
+      return stored
     },
     offset: (topic, partition) => offsets.get([topic, partition]),
     epoch: (resource) => epochs.get(resource) ?? 0,

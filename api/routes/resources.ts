@@ -19,6 +19,7 @@ import { compileDescription } from '../engine/describe.js'
 import { requestOrigin } from '../origin.js'
 import { LdsError } from '../../core/errors.js'
 import { notAuthenticated } from '../plugins/auth.js'
+import { withOrigin } from '../read-model/rendered-details.js'
 
 export const VERSIONS = ['v4', 'v3'] as const
 
@@ -52,6 +53,8 @@ export function registerResourceRoutes(app: FastifyInstance, deps: {
   db: Db; catalogue: Catalogue; serializers: Map<string, Serializer>; listCache?: ListCache; overlayDeps?: Record<string, readonly string[]>; source?: RowSource; lists?: ListIndexAccess; objects?: ObjectCache
   /** Resources whose writes are served elsewhere (api/routes/writes.ts). */
   writable?: ReadonlySet<string>
+  /** The read model's rendered v4 detail of a row, if current (api/read-model/rendered-details.ts). */
+  rendered?: (resource: string, key: string) => string | undefined
 }): ResourceRoutes {
   const { catalogue: cat, db, serializers, listCache } = deps
   const readers = new Map<string, ResourceReader>()
@@ -87,8 +90,15 @@ export function registerResourceRoutes(app: FastifyInstance, deps: {
       // start). Partial: `fields`/`omit` may leave keys out. Other renderings take the object.
       let detailSchema: ReturnType<typeof resourceSchema> | undefined
       const detailTexts = new WeakMap<object, string>()
+      const renderedOf = version === 'v4' && r.renderedDetail && deps.rendered ? deps.rendered : undefined
+      const storage = cat.storageOf(r).name
       app.get(`${base}:id/`, { config: { ...config, describe: () => describe('Instance') } }, async (req, reply) => {
         const { id } = req.params as { id: string }
+        // The plain JSON of a rendered resource, with no query (fields, omit): the text kept for it.
+        if (renderedOf && req.format === 'json' && req.jsonIndent == null && !req.url.includes('?') && (r.keyKind !== 'int' || /^\d+$/.test(id))) {
+          const text = renderedOf(storage, id)
+          if (text !== undefined) { reply.type('application/json; charset=utf-8'); return withOrigin(text, requestOrigin(req)) }
+        }
         const obj = await reader.detail(id, queryParams(req), ctxOf(req))
         if (req.format !== 'json' || req.jsonIndent != null) return obj
         detailSchema ??= resourceSchema(cat, r, { version, partial: true })

@@ -79,4 +79,5 @@ export const dockets = defineResource({
   orderings: ['id', 'date_created', 'date_modified', 'date_blocked', 'date_filed', 'date_terminated', 'date_last_filing'],
   // A court's dockets newest first, and every docket by filing date: the lists users page through.
   listIndexes: [{ by: ['court_id'], orders: ['id', 'date_filed'] }, { by: [], orders: ['date_filed'] }],
+  renderedDetail: true,
 })

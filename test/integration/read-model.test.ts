@@ -68,6 +68,17 @@ t.test('the read model answers as ClickHouse does, and lists stay fresh', async 
   const viaModel = await withModel.inject({ url: '/api/rest/v4/courts/scotus/', headers: { host: 'x.test' } })
   t.same(viaModel.json(), viaTables.json(), 'a detail is the same from the read model and from ClickHouse')
 
+  t.test('a rendered detail follows a cluster published to its docket', async (t) => {
+    const store = withModel.readModel!.store
+    await waitFor(async () => store.rendered('dockets', 4) !== undefined, 'docket 4 rendered')
+    const before = await detail(4)
+    t.same(before.body, shown.body, 'the rendered text is the detail built before')
+    const written = await pub.write('clusters', { upsert: { id: 2004, docket_id: 4, case_name: 'Case 4, again', slug: 'c', date_filed: '2024-01-03', date_created: ts, date_modified: ts } })
+    t.ok(await withModel.readModel!.waitUntilApplied(written.topic, written.partition, written.offset, 20_000), 'the read model applied the cluster')
+    t.same((await detail(4)).body.clusters, ['http://x.test/api/rest/v4/clusters/1004/', 'http://x.test/api/rest/v4/clusters/2004/'], 'shown as soon as it is applied')
+    await waitFor(async () => store.rendered('dockets', 4)?.includes('/clusters/2004/') === true, 'docket 4 rendered again with the cluster')
+  })
+
   t.test('a cached list never shows a row deleted before the request', async (t) => {
     const list = async () => (await withModel.inject({ url: '/api/rest/v4/dockets/?order_by=-id&fields=id', headers: { authorization: `Token ${token}`, host: 'x.test' } })).json().results.map((r: { id: number }) => r.id)
     const first = await list()
