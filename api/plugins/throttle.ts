@@ -100,7 +100,7 @@ export async function installThrottles(app: FastifyInstance, opts: { config?: Th
     const { scope, key, rates: list } = throttles.scopeOf(req)
     if (isBlocking(list)) throw new LdsError('LDS_ERR_THROTTLED', { detail: 'Request was throttled. Your account is currently blocked from making API requests.' })
     const windows = await throttles.measure(scope, key, list, true)
-    if (req.user) await opts.usage?.increment(req.user.id)
+    if (req.user) { const counted = opts.usage?.increment(req.user.id); if (counted) await counted }
     const exceeded = windows.find((w) => w.exceeded)
     const closest = exceeded ?? windows.reduce((a, b) => (b.remaining / b.rate.count < a.remaining / a.rate.count ? b : a))
     reply.header('RateLimit-Limit', String(closest.rate.count))

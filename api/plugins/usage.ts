@@ -5,17 +5,27 @@
 import type { Redis } from 'ioredis'
 
 export interface UsageCounter {
-  increment(userId: number, at?: Date): Promise<void>
+  increment(userId: number, at?: Date): Promise<void> | void
   /** Requests on each of these days (YYYY-MM-DD), in order. */
   days(userId: number, days: readonly string[]): Promise<number[]>
 }
 
 export const dayOf = (d: Date) => d.toISOString().slice(0, 10)
 
+/** Today's date (UTC), worked out again at most once a second: every request counts under it. */
+function today(): string {
+  const now = Date.now()
+  if (now - todayAt >= 1000) { todayAt = now; todayText = dayOf(new Date(now)) }
+  return todayText
+}
+let todayAt = 0
+let todayText = ''
+
 export function memoryUsage(): UsageCounter {
   const counts = new Map<string, number>()
   return {
-    async increment(userId, at = new Date()) { const k = `${userId}:${dayOf(at)}`; counts.set(k, (counts.get(k) ?? 0) + 1) },
+    // Not async: the throttle hook awaits only what returns a promise (Redis), not a map update per request.
+    increment(userId, at) { const k = `${userId}:${at ? dayOf(at) : today()}`; counts.set(k, (counts.get(k) ?? 0) + 1) },
     async days(userId, days) { return days.map((d) => counts.get(`${userId}:${d}`) ?? 0) },
   }
 }

@@ -29,20 +29,20 @@ const TOKEN_CACHE_SIZE = 10_000
 export function createUserDirectory(store: ReadStore): UserDirectory {
   const first = (column: string, value: string) => { const [id] = store.keysWhere('users', column, value); return id === undefined ? undefined : store.get('users', id) }
   const verified = new Map<string, number>()
-  // token hash → user: saves an index read and a row decode per request. Any change to the users
+  // token → user, keyed by the token as presented: saves a SHA-256, an index read and a row decode
+  // per request (the process holds the tokens of requests anyway). Any change to the users
   // (whichever process of the host applied it) moves the store's epoch and empties it.
-  const byHash = new Map<string, ApiUser | null>()
+  const byToken = new Map<string, ApiUser | null>()
   let usersEpoch = -1
   return {
     byToken(token) {
       const epoch = store.epoch('users')
-      if (epoch !== usersEpoch) { byHash.clear(); usersEpoch = epoch }
-      const hash = hashToken(token)
-      let user = byHash.get(hash)
+      if (epoch !== usersEpoch) { byToken.clear(); usersEpoch = epoch }
+      let user = byToken.get(token)
       if (user === undefined) {
-        user = toUser(first('token_hash', hash))
-        if (byHash.size >= TOKEN_CACHE_SIZE) byHash.delete(byHash.keys().next().value!)
-        byHash.set(hash, user)
+        user = toUser(first('token_hash', hashToken(token)))
+        if (byToken.size >= TOKEN_CACHE_SIZE) byToken.delete(byToken.keys().next().value!)
+        byToken.set(token, user)
       }
       return user
     },

@@ -4,7 +4,7 @@
  * cluster joining, moving or leaving, an embedded row, a row that did not exist yet) drops its text
  * at once and renders it again; a change that lands while a detail renders keeps it from being stored.
  */
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -31,7 +31,7 @@ const docket = (id: number, extra: Record<string, unknown> = {}) => ({ id, court
 const cluster = (id: number, docketId: number) => ({ id, docket_id: docketId, case_name: `Cluster ${id}`, slug: 'c', date_filed: '2024-01-02', date_created: ts, date_modified: ts })
 const oci = (id: number, judge: string) => ({ id, docket_number: `lower-${id}`, docket_number_raw: '', assigned_to_str: judge, ordering_judge_str: '', court_reporter: '', date_created: ts, date_modified: ts })
 
-function setup(t: Tap.Test) {
+function setup(t: Test) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'lds-rendered-'))
   const refColumns = refColumnsOf(cat)
   const store = openReadStore(dir, refColumns, keyKindsOf(cat), listIndexesOf(cat), renderedResourcesOf(cat))
@@ -55,7 +55,7 @@ function setup(t: Tap.Test) {
 }
 
 /** Every docket 1..n: its text, once rendered, is the detail a request builds. */
-async function agrees(t: Tap.Test, s: ReturnType<typeof setup>, ids: number[], what: string) {
+async function agrees(t: Test, s: ReturnType<typeof setup>, ids: number[], what: string) {
   let same = 0
   for (const id of ids) {
     const want = await s.live(id)
