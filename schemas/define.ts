@@ -136,8 +136,8 @@ export interface ResourceDef {
   listIndexes?: readonly ListIndexDef[]
   /**
    * The read model keeps this resource's v4 detail rendered as JSON, rebuilt when any row it shows
-   * changes (api/read-model/rendered-details.ts): a detail GET is one read. For resources whose
-   * objects are the same for every caller and built from read-model rows only (no overlay).
+   * changes (api/read-model/rendered-details.ts): a detail GET is one read. Ignored on per-user
+   * resources (owner, published) and views, whose objects depend on who asks or on another table.
    */
   renderedDetail?: boolean
 }

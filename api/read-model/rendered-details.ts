@@ -36,9 +36,16 @@ export const ORIGIN_MARK = 'http://origin.lds-rendered.invalid'
 /** How many stale details one round renders before storing them (one write transaction). */
 const ROUND = 500
 
-/** Resources whose v4 detail the read model keeps rendered (storage names). */
+/**
+ * Resources whose v4 detail the read model keeps rendered: those that ask for it, whose objects are
+ * the same for every caller (not per-user rows) and that have a table of their own (not views).
+ */
+function renderable(cat: Catalogue): ResourceDef[] {
+  return cat.resources.filter((r) => r.renderedDetail && r.api && r.access !== 'owner' && r.access !== 'published' && cat.storageOf(r).name === r.name)
+}
+
 export function renderedResourcesOf(cat: Catalogue): Set<string> {
-  return new Set(cat.resources.filter((r) => r.renderedDetail && r.api).map((r) => cat.storageOf(r).name))
+  return new Set(renderable(cat).map((r) => r.name))
 }
 
 /** A rendered text for a request from `origin`. */
@@ -53,7 +60,7 @@ export function createDetailRenderer(deps: {
   store: ReadStore; catalogue: Catalogue; serializers: Map<string, Serializer>; refColumns: RefColumns; db: Db; log: Logger
 }): DetailRenderer {
   const { store, catalogue: cat } = deps
-  const byStorage = new Map(cat.resources.filter((r) => r.renderedDetail && r.api).map((r) => [cat.storageOf(r).name, r]))
+  const byStorage = new Map(renderable(cat).map((r) => [r.name, r]))
   const stringify = new Map<string, (obj: unknown) => string>()
   const stringifierOf = (r: ResourceDef) => {
     let s = stringify.get(r.name)

@@ -19,7 +19,7 @@ import { compileDescription } from '../engine/describe.js'
 import { requestOrigin } from '../origin.js'
 import { LdsError } from '../../core/errors.js'
 import { notAuthenticated } from '../plugins/auth.js'
-import { withOrigin } from '../read-model/rendered-details.js'
+import { withOrigin, renderedResourcesOf } from '../read-model/rendered-details.js'
 
 export const VERSIONS = ['v4', 'v3'] as const
 
@@ -90,13 +90,12 @@ export function registerResourceRoutes(app: FastifyInstance, deps: {
       // start). Partial: `fields`/`omit` may leave keys out. Other renderings take the object.
       let detailSchema: ReturnType<typeof resourceSchema> | undefined
       const detailTexts = new WeakMap<object, string>()
-      const renderedOf = version === 'v4' && r.renderedDetail && deps.rendered ? deps.rendered : undefined
-      const storage = cat.storageOf(r).name
+      const renderedOf = version === 'v4' && deps.rendered && renderedResourcesOf(cat).has(r.name) ? deps.rendered : undefined
       app.get(`${base}:id/`, { config: { ...config, describe: () => describe('Instance') } }, async (req, reply) => {
         const { id } = req.params as { id: string }
         // The plain JSON of a rendered resource, with no query (fields, omit): the text kept for it.
         if (renderedOf && req.format === 'json' && req.jsonIndent == null && !req.url.includes('?') && (r.keyKind !== 'int' || /^\d+$/.test(id))) {
-          const text = renderedOf(storage, id)
+          const text = renderedOf(r.name, id)
           if (text !== undefined) { reply.type('application/json; charset=utf-8'); return withOrigin(text, requestOrigin(req)) }
         }
         const obj = await reader.detail(id, queryParams(req), ctxOf(req))
