@@ -5,6 +5,12 @@
  */
 const texts = new WeakMap<object, string>()
 
+/** Says that `obj` is written as `json` (a text it was parsed from): the answer uses the text. */
+export function rememberJson<T extends object>(obj: T, json: string): T {
+  texts.set(obj, json)
+  return obj
+}
+
 function textOf(obj: unknown): string {
   if (obj === null || typeof obj !== 'object') return JSON.stringify(obj) ?? 'null'
   let t = texts.get(obj)

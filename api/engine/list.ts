@@ -16,6 +16,9 @@ import { tableRef, type Row } from './fetch.js'
 import type { Serializer } from './serialize.js'
 import { compileListPlanner, type ListPlan } from './list-plan.js'
 import { listIndexesOf, narrow } from '../read-model/list-index.js'
+import { withOrigin } from '../read-model/rendered-details.js'
+import { rememberJson } from './answer-json.js'
+import type { ObjectLease } from './object-cache.js'
 
 export const MAX_PAGES = 100
 export const DEFAULT_PAGE_SIZE = 20
@@ -45,8 +48,13 @@ function withParams(url: URL, set: Record<string, string | null>): string {
 /**
  * `objectDeps`: the resources a serialized object of `r` is built from (dependencies.ts
  * `serializedFrom`); given, objects are kept in the context's object cache between requests.
+ * `rendered`: v4 objects of rows the read model keeps rendered are taken from their texts.
  */
-export function compileReader(cat: Catalogue, r: ResourceDef, serializer: Serializer, database: string, opts: { objectDeps?: readonly string[] } = {}): ResourceReader {
+export function compileReader(cat: Catalogue, r: ResourceDef, serializer: Serializer, database: string, opts: {
+  objectDeps?: readonly string[]
+  /** The read model's rendered v4 detail of a row (api/read-model/rendered-details.ts), for resources it renders. */
+  rendered?: (resource: string, key: string | number) => string | undefined
+} = {}): ResourceReader {
   const filters = compileFilters(cat, r, database)
   const ordering = compileOrdering(r)
   const pageSize = r.pageSize ?? DEFAULT_PAGE_SIZE
@@ -114,21 +122,43 @@ export function compileReader(cat: Catalogue, r: ResourceDef, serializer: Serial
   // An object that depends on who asks is never shared between requests.
   const objectDeps = r.access === 'owner' || r.access === 'published' ? undefined : opts.objectDeps
 
-  /** The rows' objects: kept ones from the object cache, the others built (and then kept). */
+  /**
+   * The rows' objects: from their rendered texts (v4, rendered resources: parsed, and the text kept
+   * for the answer's JSON), kept ones from the object cache, the others built (and then kept).
+   */
   async function serialize(rows: Row[], ctx: RequestContext): Promise<Record<string, unknown>[]> {
-    if (!ctx.objects || !objectDeps) return serializer(rows, ctx)
-    const lease = ctx.objects.lease(r.name, objectDeps, ctx.version, ctx.origin)
+    const rendered = ctx.version === 'v4' ? opts.rendered : undefined
+    if ((!ctx.objects || !objectDeps) && !rendered) return serializer(rows, ctx)
     const out: Record<string, unknown>[] = new Array(rows.length)
     const missing: Row[] = []
     const at: number[] = []
     for (let i = 0; i < rows.length; i++) {
+      const text = rendered?.(r.name, rows[i][r.key] as string | number)
+      if (text === undefined) { missing.push(rows[i]); at.push(i); continue }
+      const json = withOrigin(text, ctx.origin)
+      out[i] = rememberJson(JSON.parse(json) as Record<string, unknown>, json)
+    }
+    if (!missing.length) return out
+    if (!ctx.objects || !objectDeps) {
+      const built = await serializer(missing, ctx)
+      for (let j = 0; j < built.length; j++) out[at[j]] = built[j]
+      return out
+    }
+    return fromObjectCache(missing, at, out, ctx, ctx.objects.lease(r.name, objectDeps, ctx.version, ctx.origin))
+  }
+
+  /** Fills `out` at `at` with the objects of `rows`: kept ones, the others built (and then kept). */
+  async function fromObjectCache(rows: Row[], at: number[], out: Record<string, unknown>[], ctx: RequestContext, lease: ObjectLease) {
+    const missing: Row[] = []
+    const missingAt: number[] = []
+    for (let i = 0; i < rows.length; i++) {
       const obj = lease.get(rows[i][r.key])
-      if (obj) out[i] = obj
-      else { missing.push(rows[i]); at.push(i) }
+      if (obj) out[at[i]] = obj
+      else { missing.push(rows[i]); missingAt.push(at[i]) }
     }
     if (missing.length) {
       const built = await serializer(missing, ctx)
-      for (let j = 0; j < built.length; j++) { out[at[j]] = built[j]; lease.put(missing[j][r.key], built[j]) }
+      for (let j = 0; j < built.length; j++) { out[missingAt[j]] = built[j]; lease.put(missing[j][r.key], built[j]) }
       lease.end()
     }
     return out

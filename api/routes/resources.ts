@@ -54,14 +54,14 @@ export function registerResourceRoutes(app: FastifyInstance, deps: {
   /** Resources whose writes are served elsewhere (api/routes/writes.ts). */
   writable?: ReadonlySet<string>
   /** The read model's rendered v4 detail of a row, if current (api/read-model/rendered-details.ts). */
-  rendered?: (resource: string, key: string) => string | undefined
+  rendered?: (resource: string, key: string | number) => string | undefined
 }): ResourceRoutes {
   const { catalogue: cat, db, serializers, listCache } = deps
   const readers = new Map<string, ResourceReader>()
   const contextOf = (req: FastifyRequest, version: 'v3' | 'v4'): RequestContext => ({ db, catalogue: cat, origin: requestOrigin(req), version, user: req.user, source: deps.source, lists: deps.lists, objects: deps.objects })
   for (const r of cat.resources.filter((x) => x.api)) {
     const baseDeps = serializedFrom(cat, r, deps.overlayDeps)
-    const reader = compileReader(cat, r, serializers.get(r.name)!, db.database, { objectDeps: baseDeps })
+    const reader = compileReader(cat, r, serializers.get(r.name)!, db.database, { objectDeps: baseDeps, rendered: renderedResourcesOf(cat).has(r.name) ? deps.rendered : undefined })
     readers.set(r.name, reader)
     const describe = compileDescription(cat, r)
     /** A list answer as JSON bytes, from the cache while nothing it was built from has changed. */
