@@ -6,7 +6,10 @@
  * its source coordinates, and the batch goes on. A sink write that fails because a dependency is
  * unreachable is retried with backoff for as long as it takes (the group membership is kept alive
  * meanwhile, so lag grows and nothing is lost); any other failure is retried a few times and then
- * ends the batch uncommitted, to be consumed again.
+ * ends the batch uncommitted, to be consumed again. While the sink runs the member heartbeats
+ * every heartbeat interval, however long the write takes (waits, outside calls), so it is not
+ * evicted; once the batch turns stale (rebalance, eviction, stop) retries end and waits made with
+ * `keepAlive` give it up uncommitted.
  * Processing is at-least-once; sinks make it exactly-once in state (versioned upserts).
  * Several instances of one definition share its partitions (one consumer group); partition p of
  * every topic goes to the same instance (co-partitioning), so a processor can rely on seeing every
@@ -25,6 +28,45 @@ export interface Incoming { topic: string; partition: number; message: KafkaMess
 /** What a batch committed: the next offset to read of one topic partition. */
 export interface Committed { topic: string; partition: number; offset: string }
 
+/**
+ * What a sink knows of the batch it writes. The runner heartbeats on its own while the sink runs
+ * (every heartbeat interval), so a slow write, wait or outside call does not get the member evicted
+ * from its group. A sink that waits (for another processor, say) should wait in slices with
+ * `keepAlive`, which gives the batch up (throws BatchGivenUp) once it is stale: a rebalance took or
+ * is taking its partition, or the consumer is stopping. A given-up batch is not committed: it is
+ * consumed again, by this member or the partition's new owner.
+ */
+export interface BatchContext {
+  /** Heartbeats now (KafkaJS sends one at most every heartbeat interval); never throws. */
+  heartbeat(): Promise<void>
+  /** True once the batch should be given up: partition moved or sought, group rebalancing or member evicted, consumer stopping. */
+  isStale(): boolean
+}
+
+/** Thrown by a sink (through keepAlive) to give its batch up uncommitted. */
+export class BatchGivenUp extends Error {
+  constructor(what: string) { super(`batch given up (${what})`); this.name = 'BatchGivenUp' }
+}
+
+/** Longest single wait inside keepAlive: well under any session timeout. */
+const KEEP_ALIVE_SLICE_MS = 2_000
+
+/**
+ * Waits up to `timeoutMs` for `until(sliceMs)` (which resolves true once done, false after sliceMs)
+ * in slices of at most two seconds, heartbeating between them; throws BatchGivenUp once the batch
+ * is stale. Resolves false when `timeoutMs` passed first.
+ */
+export async function keepAlive(batch: BatchContext | undefined, timeoutMs: number, until: (sliceMs: number) => Promise<boolean>, what = 'waiting'): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    if (batch?.isStale()) throw new BatchGivenUp(what)
+    const left = deadline - Date.now()
+    if (await until(Math.max(0, Math.min(KEEP_ALIVE_SLICE_MS, left)))) return true
+    if (deadline - Date.now() <= 0) return false
+    await batch?.heartbeat()
+  }
+}
+
 export interface StreamDef<E, Out> {
   name: string
   groupId: string
@@ -33,14 +75,19 @@ export interface StreamDef<E, Out> {
   decode(m: Incoming): Promise<E>
   /** Pure: events of one batch → what the sink writes. */
   transform(events: { event: E; source: Incoming }[]): Out
-  sink(out: Out): Promise<void>
+  /** Writes a batch; `batch` lets a sink that waits keep the member alive and give a stale batch up (see BatchContext). */
+  sink(out: Out, batch?: BatchContext): Promise<void>
   /** Called after a batch's offsets are committed (watermarks, progress). */
   afterCommit?(c: Committed): Promise<void> | void
   dlqTopic: string
   fromBeginning?: boolean
   /** Bytes fetched per partition per batch (bounds the size of one sink write). */
   fetchBytes?: number
+  /** Consumer group timeouts (tests shorten them); defaults: session 30 s, heartbeat 3 s, rebalance 60 s. */
+  timeouts?: ConsumerTimeouts
 }
+
+export interface ConsumerTimeouts { sessionTimeout?: number; heartbeatInterval?: number; rebalanceTimeout?: number }
 
 export interface RunningStream {
   /** Finishes and commits the batch in flight, then leaves the group. */
@@ -62,7 +109,7 @@ export async function startStream<E, Out>(def: StreamDef<E, Out>, deps: { kafka:
   const dlq: Producer = idempotentProducer(deps.kafka)
   await dlq.connect()
   const consumer = deps.kafka.consumer({
-    groupId: def.groupId, sessionTimeout: 30_000, heartbeatInterval: 3_000, rebalanceTimeout: 60_000,
+    groupId: def.groupId, sessionTimeout: 30_000, heartbeatInterval: 3_000, rebalanceTimeout: 60_000, ...def.timeouts,
     partitionAssigners: [CoPartitionedAssigner],
     maxBytesPerPartition: def.fetchBytes ?? 16 * 1024 * 1024, maxBytes: 4 * (def.fetchBytes ?? 16 * 1024 * 1024), maxWaitTimeInMs: 250,
   })
@@ -73,7 +120,7 @@ export async function startStream<E, Out>(def: StreamDef<E, Out>, deps: { kafka:
     autoCommit: false,
     eachBatchAutoResolve: false,
     partitionsConsumedConcurrently: 1,
-    eachBatch: async ({ batch, heartbeat, resolveOffset, isStale }) => {
+    eachBatch: async ({ batch, heartbeat, resolveOffset, isStale, isRunning }) => {
       if (batch.messages.length === 0) return
       // A stopping consumer finishes this batch (and commits it); a stale one (its partition moved
       // to another instance in a rebalance) must not commit, and leaves it to the new owner.
@@ -102,17 +149,47 @@ export async function startStream<E, Out>(def: StreamDef<E, Out>, deps: { kafka:
       }
       if (good.length) {
         const out = def.transform(good)
+        // While the sink runs, the member heartbeats on its own. A heartbeat refused because the
+        // group is rebalancing (or no longer knows this member) makes the batch stale: the sink's
+        // waits give it up, and the error is thrown once the sink is done, so KafkaJS joins again.
+        let lost: Error | undefined
+        const beat = async () => {
+          if (lost) return
+          try { await heartbeat() } catch (err) {
+            const e = err as Error & { type?: string }
+            if (['REBALANCE_IN_PROGRESS', 'NOT_COORDINATOR_FOR_GROUP', 'ILLEGAL_GENERATION', 'UNKNOWN_MEMBER_ID'].includes(e.type ?? '')) {
+              lost = e
+              log.info({ err: e.message, topic: batch.topic, partition: batch.partition }, 'group rebalancing while a batch is written; the batch is given up if it waits')
+            } else log.debug({ err: e.message }, 'heartbeat failed')
+          }
+        }
+        const ctx: BatchContext = { heartbeat: beat, isStale: () => !!lost || isStale() || !isRunning() }
+        const ticker = setInterval(() => { void beat() }, def.timeouts?.heartbeatInterval ?? 3_000)
         let otherFailures = 0
-        await pRetry(() => def.sink(out), {
-          retries: Number.MAX_SAFE_INTEGER, minTimeout: 200, factor: 2, maxTimeout: MAX_BACKOFF_MS,
-          shouldRetry: ({ error }) => error instanceof DependencyError || ++otherFailures <= OTHER_FAILURE_RETRIES,
-          onFailedAttempt: async ({ error, attemptNumber }) => {
-            sinkRetries.inc({ stream: def.name })
-            const level = error instanceof DependencyError && attemptNumber > 1 ? 'debug' : 'warn'
-            log[level]({ err: error.message, attemptNumber }, 'sink write failed; retrying')
-            await heartbeat().catch(() => {})
-          },
-        })
+        try {
+          await pRetry(() => def.sink(out, ctx), {
+            retries: Number.MAX_SAFE_INTEGER, minTimeout: 200, factor: 2, maxTimeout: MAX_BACKOFF_MS,
+            shouldRetry: ({ error }) => !(error instanceof BatchGivenUp) && !ctx.isStale() && (error instanceof DependencyError || ++otherFailures <= OTHER_FAILURE_RETRIES),
+            onFailedAttempt: async ({ error, attemptNumber }) => {
+              if (error instanceof BatchGivenUp) return
+              sinkRetries.inc({ stream: def.name })
+              const level = error instanceof DependencyError && attemptNumber > 1 ? 'debug' : 'warn'
+              log[level]({ err: error.message, attemptNumber }, 'sink write failed; retrying')
+              await beat()
+            },
+          })
+        } catch (err) {
+          // Given up (or failed) while stale: not committed, consumed again by whoever owns the partition.
+          if (err instanceof BatchGivenUp || ctx.isStale()) {
+            log.info({ topic: batch.topic, partition: batch.partition, reason: (err as Error).message }, 'stale batch given up uncommitted')
+            if (lost) throw lost
+            return
+          }
+          throw err
+        } finally {
+          clearInterval(ticker)
+        }
+        // Written: committed if the group still lets this member (else the commit's error rejoins).
         streamEvents.inc({ stream: def.name, topic: batch.topic, outcome: 'applied' }, good.length)
       }
       if (isStale()) return

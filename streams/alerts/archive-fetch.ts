@@ -23,16 +23,17 @@
 import { entityTopic, dlqTopic, groupId, createDecoder, validateEntityEvent, type EntityEvent } from '../../schemas/events/index.js'
 import { archiveFetchPayload, EVENT_TYPES } from '../../domain/webhooks/index.js'
 import type { RecordsGateway } from '../../connectors/records-gateway.js'
-import { startStream, type StreamDef } from '../runner.js'
+import { startStream, type StreamDef, type BatchContext } from '../runner.js'
 import { createWatermarks } from '../../schemas/events/watermark-reader.js'
-import { openSourceContext, asShown, createEndOffsets, sinkApplied, type SourceDeps, type Row } from './context.js'
+import { openSourceContext, asShown, createEndOffsets, catchUp, sinkCatchUp, tableCatchUp, type SourceDeps, type Row } from './context.js'
 
 export const ARCHIVE_FETCHER = 'archive-fetcher'
 const STATUS = { QUEUED: 1, SUCCEEDED: 2, FAILED: 3, IN_PROGRESS: 4 } as const
 
 /**
- * How long a batch waits for what it reads to catch up. Well under the consumer's session timeout
- * (30 s): nothing heartbeats while a batch waits, nor while it fetches.
+ * How long a batch waits for what it reads to catch up. The runner heartbeats while a batch waits
+ * and while it fetches (a slow gateway does not get the member evicted); the wait gives a stale
+ * batch up (context.ts catchUp). A fetch once started is finished, stale or not: it may buy.
  */
 const CATCH_UP_MS = 10_000
 
@@ -118,7 +119,7 @@ export async function startArchiveFetcher(deps: SourceDeps & { gateway?: Records
     } })
   }
 
-  async function process(events: EntityEvent[]): Promise<void> {
+  async function process(events: EntityEvent[], batch?: BatchContext): Promise<void> {
     const latest = new Map<number, Row>()
     for (const e of events) if (e.op === 'upsert' && e.entity) latest.set(Number(e.key), e.entity)
     // Queued requests, and in-progress ones another run of the fetcher left (read again, they fail).
@@ -126,12 +127,7 @@ export async function startArchiveFetcher(deps: SourceDeps & { gateway?: Records
     if (!queued.length) return // its own in-progress and completed writes coming back: nothing to read
     // Fetched now, after the batch was consumed: they cover every row published before its requests.
     const ends = await offsets.fetch()
-    const deadline = Date.now() + CATCH_UP_MS
-    const waits = [
-      ...sinkTopics.map(async (t) => (await sinkApplied(watermarks, t, ends.get(t)!, deadline)) || `${t} (table sink)`),
-      ...[ctx.users, ctx.webhooks].map(async (t) => (await t.waitUntil(ends.get(t.topic)!, CATCH_UP_MS)) || t.topic),
-    ]
-    const lagging = (await Promise.all(waits)).filter((r): r is string => r !== true)
+    const lagging = await catchUp(batch, CATCH_UP_MS, [...sinkTopics.map((t) => sinkCatchUp(watermarks, t, ends.get(t)!)), ...[ctx.users, ctx.webhooks].map((t) => tableCatchUp(t, ends.get(t.topic)!))])
     if (lagging.length) log.warn({ lagging, waitedMs: CATCH_UP_MS }, 'archive fetch: fetching without waiting longer for what these topics held; a document, docket, alert or endpoint published just before a request may be missing')
     const subscribed = new Set<string>()
     for (const req of queued) {

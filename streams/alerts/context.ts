@@ -5,8 +5,9 @@
  * read rows the table sink holds and to shape them as the API shows them.
  *
  * Those tables and rows trail the topics: a row published just before the event that needs it may
- * not be there yet. `createEndOffsets` and `sinkApplied` let a source wait (bounded) until what it
- * reads has caught up with what the topics held when it consumed a batch.
+ * not be there yet. `createEndOffsets` and `catchUp` (with `sinkCatchUp`, `tableCatchUp`) let a
+ * source wait (bounded, heartbeating, given up when stale) until what it reads has caught up with
+ * what the topics held when it consumed a batch.
  */
 import type { Kafka } from 'kafkajs'
 import type { Config } from '../../core/config.js'
@@ -25,6 +26,7 @@ import { createEntityTable, type EntityTable, type Row } from '../lib/entity-tab
 import type { Watermarks } from '../../schemas/events/watermark-reader.js'
 import { retryRetriable } from '../../core/kafka.js'
 import { DependencyError } from '../../core/dependency-error.js'
+import { keepAlive, type BatchContext } from '../runner.js'
 
 export type { Row }
 
@@ -133,3 +135,25 @@ export async function sinkApplied(watermarks: Watermarks, topic: string, ends: R
   const waits = [...ends].filter(([, end]) => end > 0n).map(([p, end]) => watermarks.waitUntilApplied(topic, p, String(end - 1n), Math.max(0, deadline - Date.now())))
   return (await Promise.all(waits)).every(Boolean)
 }
+
+/** One thing a batch waits for: resolves true once caught up, false after `sliceMs`. */
+export interface CatchUp { what: string; until(sliceMs: number): Promise<boolean> }
+
+/**
+ * Waits, up to `timeoutMs`, for every wait of `waits` together; resolves with the `what` of those
+ * that had not caught up by then. The waits run in slices with heartbeats between them (the
+ * runner's keepAlive), so the member stays in its group, and the batch is given up (BatchGivenUp,
+ * uncommitted) once it is stale: a rebalance moved its partition, or the consumer is stopping.
+ */
+export async function catchUp(batch: BatchContext | undefined, timeoutMs: number, waits: readonly CatchUp[]): Promise<string[]> {
+  const done = await Promise.all(waits.map((w) => keepAlive(batch, timeoutMs, (ms) => w.until(ms), `waiting for ${w.what}`)))
+  return waits.filter((_, i) => !done[i]).map((w) => w.what)
+}
+
+/** A CatchUp on the table sink: it has applied `topic` up to `ends` (see sinkApplied). */
+export const sinkCatchUp = (watermarks: Watermarks, topic: string, ends: ReadonlyMap<number, bigint>): CatchUp =>
+  ({ what: `${topic} (table sink)`, until: (ms) => sinkApplied(watermarks, topic, ends, Date.now() + ms) })
+
+/** A CatchUp on an in-memory entity table: it has read its topic up to `ends`. */
+export const tableCatchUp = (table: EntityTable, ends: ReadonlyMap<number, bigint>): CatchUp =>
+  ({ what: table.topic, until: (ms) => table.waitUntil(ends, ms) })

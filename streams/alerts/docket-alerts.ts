@@ -22,16 +22,13 @@ import { entityTopic, dlqTopic, groupId, createDecoder, validateEntityEvent, cre
 import { ALERT_ENTRIES_SEEN } from '../../schemas/internal/alerts.js'
 import { docketAlertPayload, EVENT_TYPES } from '../../domain/webhooks/index.js'
 import { docketAlertMail } from '../../connectors/mail.js'
-import { startStream, type StreamDef } from '../runner.js'
+import { startStream, type StreamDef, type BatchContext } from '../runner.js'
 import { createEntityTable } from '../lib/entity-table.js'
-import { openSourceContext, asShown, createEndOffsets, sinkApplied, type SourceDeps, type Row } from './context.js'
+import { openSourceContext, asShown, createEndOffsets, catchUp, sinkCatchUp, tableCatchUp, type SourceDeps, type Row } from './context.js'
 
 export const DOCKET_ALERT_SENDER = 'docket-alert-sender'
 
-/**
- * How long a batch waits for the tables it reads to catch up. Well under the consumer's session
- * timeout (30 s): nothing heartbeats while a batch waits.
- */
+/** How long a batch waits for the tables it reads to catch up (heartbeating meanwhile: see context.ts catchUp). */
 const CATCH_UP_MS = 10_000
 
 export async function startDocketAlertSender(deps: SourceDeps) {
@@ -53,15 +50,14 @@ export async function startDocketAlertSender(deps: SourceDeps) {
   /** Users following a docket with an active alert, and their alerts. */
   const followers = (docketId: number): Row[] => [...alerts.values()].filter((a) => Number(a.docket_id) === docketId && Number(a.alert_type) === 1)
 
-  async function process(events: EntityEvent[]): Promise<void> {
+  async function process(events: EntityEvent[], batch?: BatchContext): Promise<void> {
     const entries = new Map<number, Row>()
     for (const e of events) if (e.op === 'upsert' && e.entity) entries.set(Number(e.key), e.entity)
     if (!entries.size) return
     // Fetched now, after the batch was consumed: they cover every alert and document published before its entries.
     const ends = await offsets.fetch()
     const deadline = Date.now() + CATCH_UP_MS
-    const lagging: string[] = []
-    if (!await alerts.waitUntil(ends.get(alerts.topic)!, CATCH_UP_MS)) lagging.push(alerts.topic)
+    const lagging = await catchUp(batch, CATCH_UP_MS, [tableCatchUp(alerts, ends.get(alerts.topic)!)])
     const seen = new Set((await db.withKeys<{ id: number }>([...entries.keys()], 'Int64', (k) => sql`SELECT id FROM ${table(ALERT_ENTRIES_SEEN)} FINAL WHERE id IN ${k}`)).map((r) => Number(r.id)))
     const byDocket = new Map<number, { fresh: Row[]; changed: Row[] }>()
     for (const [id, entry] of entries) {
@@ -72,11 +68,8 @@ export async function startDocketAlertSender(deps: SourceDeps) {
       byDocket.set(docketId, slot)
     }
     if (byDocket.size) {
-      const waits = [
-        ...[ctx.users, ctx.webhooks].map(async (t) => (await t.waitUntil(ends.get(t.topic)!, Math.max(0, deadline - Date.now()))) || t.topic),
-        ...sinkTopics.map(async (t) => (await sinkApplied(watermarks, t, ends.get(t)!, deadline)) || `${t} (table sink)`),
-      ]
-      for (const r of await Promise.all(waits)) if (r !== true) lagging.push(r)
+      const left = Math.max(0, deadline - Date.now())
+      lagging.push(...await catchUp(batch, left, [...[ctx.users, ctx.webhooks].map((t) => tableCatchUp(t, ends.get(t.topic)!)), ...sinkTopics.map((t) => sinkCatchUp(watermarks, t, ends.get(t)!))]))
     }
     if (lagging.length) log.warn({ lagging, waitedMs: CATCH_UP_MS }, 'docket alerts: sent without waiting longer for what these topics held; an alert or document published just before an entry may be missing')
     if (byDocket.size) {

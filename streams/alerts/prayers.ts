@@ -18,13 +18,13 @@ import { PRAYER_GRANTS } from '../../schemas/internal/alerts.js'
 import { prayAndPayPayload, EVENT_TYPES } from '../../domain/webhooks/index.js'
 import { PRAYER_STATUS } from '../../domain/alerts/prayers.js'
 import { prayerGrantedMail } from '../../connectors/mail.js'
-import { startStream, type StreamDef } from '../runner.js'
+import { startStream, type StreamDef, type BatchContext } from '../runner.js'
 import { createWatermarks } from '../../schemas/events/watermark-reader.js'
-import { openSourceContext, asShown, createEndOffsets, sinkApplied, type SourceDeps, type Row } from './context.js'
+import { openSourceContext, asShown, createEndOffsets, catchUp, sinkCatchUp, tableCatchUp, type SourceDeps, type Row } from './context.js'
 
 export const PRAYER_GRANTER = 'prayer-granter'
 
-/** How long a batch waits for what it reads to catch up: well under the consumer's session timeout (30 s). */
+/** How long a batch waits for what it reads to catch up (heartbeating meanwhile: see context.ts catchUp). */
 const CATCH_UP_MS = 10_000
 
 export async function startPrayerGranter(deps: SourceDeps) {
@@ -39,18 +39,13 @@ export async function startPrayerGranter(deps: SourceDeps) {
   const decode = createDecoder(deps.registry)
   const version = createVersioner()
 
-  async function process(events: EntityEvent[]): Promise<void> {
+  async function process(events: EntityEvent[], batch?: BatchContext): Promise<void> {
     const available = new Map<number, Row>()
     for (const e of events) if (e.op === 'upsert' && e.entity?.is_available === true) available.set(Number(e.key), e.entity)
     if (!available.size) return
     // Fetched now, after the batch was consumed: they cover every prayer and endpoint published before its documents.
     const ends = await offsets.fetch()
-    const deadline = Date.now() + CATCH_UP_MS
-    const waits = [
-      sinkApplied(watermarks, prayersTopic, ends.get(prayersTopic)!, deadline).then((ok) => ok || `${prayersTopic} (table sink)`),
-      ...[ctx.users, ctx.webhooks].map(async (t) => (await t.waitUntil(ends.get(t.topic)!, CATCH_UP_MS)) || t.topic),
-    ]
-    const lagging = (await Promise.all(waits)).filter((r): r is string => r !== true)
+    const lagging = await catchUp(batch, CATCH_UP_MS, [sinkCatchUp(watermarks, prayersTopic, ends.get(prayersTopic)!), ...[ctx.users, ctx.webhooks].map((t) => tableCatchUp(t, ends.get(t.topic)!))])
     if (lagging.length) log.warn({ lagging, waitedMs: CATCH_UP_MS }, 'prayers: granted without waiting longer for what these topics held; a prayer or endpoint published just before a document became available may be missing')
     const waiting = (await ctx.rowsWhere('prayers', 'archive_document_id', [...available.keys()])).filter((p) => Number(p.status) === PRAYER_STATUS.WAITING)
     if (!waiting.length) return

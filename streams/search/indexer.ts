@@ -27,19 +27,27 @@ import { createWatermarks, type Watermarks } from '../../schemas/events/watermar
 import { SEARCH_RESULTS } from '../../schemas/internal/search.js'
 import { SEARCH_TYPES, analyzeDocument, searchTables, type SearchType, type AnalyzedDoc } from '../../domain/search/index.js'
 import { refreshSql, toIndexRows, indexColumns, postingsInsertSql, type IndexDoc, type IndexRows } from '../../domain/search/to-sql.js'
-import { startStream, type StreamDef, type Incoming } from '../runner.js'
+import { startStream, keepAlive, type StreamDef, type Incoming, type BatchContext, type ConsumerTimeouts } from '../runner.js'
 import { createDocumentSource, SEARCH_SOURCES, type Built, type Row } from './documents.js'
 
 export const SEARCH_INDEXER = 'search-indexer'
 
 /** Documents per build-and-insert step (bounds memory for a large catch-up batch). */
 const CHUNK = 5_000
-/** How long a batch waits for the table sink before the runner backs off and tries again. */
+/**
+ * How long a batch waits for the table sink before the runner backs off and tries again. Longer
+ * than the consumer's session timeout: the runner heartbeats meanwhile, and the wait (in slices)
+ * gives the batch up once it is stale (rebalance, stop).
+ */
 const SINK_WAIT_MS = 60_000
 
 export interface IndexedDocument { type: SearchType; id: number; built: Built; analyzed: AnalyzedDoc }
 
-export interface IndexerDeps { cfg: Config; kafka: Kafka; registry: Registry; log: Logger; db: Db; catalogue: Catalogue; watermarks?: Watermarks }
+export interface IndexerDeps {
+  cfg: Config; kafka: Kafka; registry: Registry; log: Logger; db: Db; catalogue: Catalogue; watermarks?: Watermarks
+  /** The indexer consumer's group timeouts (tests shorten them). */
+  consumerTimeouts?: ConsumerTimeouts
+}
 
 interface Change { resource: string; event: EntityEvent; source: Incoming }
 
@@ -58,7 +66,7 @@ export async function startSearchIndexer(deps: IndexerDeps, onIndexed?: (docs: I
   const live = liveVersionReloader(db, log)
 
   /** Waits until the table sink has applied every message of the batch. */
-  async function sinkCaughtUp(changes: Change[]): Promise<void> {
+  async function sinkCaughtUp(changes: Change[], batch: BatchContext | undefined): Promise<void> {
     const last = new Map<string, { topic: string; partition: number; offset: bigint }>()
     for (const { source: s } of changes) {
       const key = `${s.topic}/${s.partition}`
@@ -66,7 +74,7 @@ export async function startSearchIndexer(deps: IndexerDeps, onIndexed?: (docs: I
       if ((last.get(key)?.offset ?? -1n) < offset) last.set(key, { topic: s.topic, partition: s.partition, offset })
     }
     for (const { topic, partition, offset } of last.values()) {
-      if (!await watermarks.waitUntilApplied(topic, partition, String(offset), SINK_WAIT_MS)) {
+      if (!await keepAlive(batch, SINK_WAIT_MS, (ms) => watermarks.waitUntilApplied(topic, partition, String(offset), ms), 'waiting for the table sink')) {
         throw new DependencyError('table sink', topic, `has not applied offset ${offset} of partition ${partition} within ${SINK_WAIT_MS / 1000} s; is the table-sink role running?`)
       }
     }
@@ -80,9 +88,9 @@ export async function startSearchIndexer(deps: IndexerDeps, onIndexed?: (docs: I
       SELECT * FROM ${table(r.table)} WHERE ${ident(r.key)} IN ${k} AND _deleted = 0 ORDER BY _version DESC LIMIT 1 BY ${ident(r.key)}`)
   }
 
-  async function index(changes: Change[]): Promise<void> {
+  async function index(changes: Change[], batch?: BatchContext): Promise<void> {
     if (!changes.length) return
-    await sinkCaughtUp(changes)
+    await sinkCaughtUp(changes, batch)
     const rowsOf = new Map<string, Row[]>()
     const deleted = new Map<string, string[]>()
     for (const { resource, event } of changes) {
@@ -151,6 +159,7 @@ export async function startSearchIndexer(deps: IndexerDeps, onIndexed?: (docs: I
     },
     transform: (events) => events.map((e) => ({ ...e.event, source: e.source })),
     sink: index,
+    timeouts: deps.consumerTimeouts,
   }
   const stream = await startStream(def, deps)
   return {
