@@ -14,8 +14,8 @@
  * batch that holds the request.
  */
 import t from 'tap'
-import type { Kafka, Admin } from 'kafkajs'
 import { testStack, waitFor } from '../helpers/stack.js'
+import { raceGates } from '../helpers/race-gates.js'
 import { startWebhookReceiver, ok, type Delivery } from '../helpers/webhook-receiver.js'
 import { startFakeRecords } from '../helpers/fake-records.js'
 import { startTableSink } from '../../streams/table-sink.js'
@@ -23,12 +23,9 @@ import { startWebhookDelivery } from '../../streams/webhooks/delivery.js'
 import { startArchiveFetcher } from '../../streams/alerts/archive-fetch.js'
 import { openPublisher, type Written } from '../../schemas/events/publisher.js'
 import { openWebhookQueue } from '../../schemas/events/webhook-queue.js'
-import { createWatermarks, type Watermarks } from '../../schemas/events/watermark-reader.js'
 import { entityTopic } from '../../schemas/events/index.js'
-import { registerEntitySchemas } from '../../schemas/registry.js'
 import { newWebhookSecret, EVENT_TYPES } from '../../domain/webhooks/index.js'
 import { sql, ident } from '../../core/sql.js'
-import type { Registry } from '../../core/registry.js'
 import { createUser } from '../../bin/users.js'
 import { gatewayOf } from '../../bin/runtime.js'
 
@@ -50,58 +47,26 @@ t.test('issue 10: what was published just before a fetch request is seen by the 
   const sink = await startTableSink(rt)
   stops.push(() => sink.stop())
 
-  // The fetcher's webhooks table decodes no endpoint until `webhooksGate` opens.
-  const webhooksTopic = entityTopic(rt.cfg, 'webhooks')
-  const webhookSchema = (await registerEntitySchemas(rt.cfg, rt.registry, rt.catalogue)).get('webhooks')!
-  let openWebhooks = () => {}
-  const webhooksGate = new Promise<void>((r) => { openWebhooks = r })
-  const client = new Proxy(rt.registry.client, {
-    get(target, prop) {
-      if (prop === 'getSchema') return (id: number) => (id === webhookSchema ? webhooksGate : Promise.resolve()).then(() => target.getSchema(id))
-      const v = Reflect.get(target, prop) as unknown
-      return typeof v === 'function' ? v.bind(target) : v
-    },
-  })
-  const registry: Registry = { ...rt.registry, client }
-  // Asking for the webhooks topic's end offsets is how the fetcher starts waiting for its webhooks table.
-  let armed = false
-  const kafka: Kafka = Object.create(rt.kafka, {
-    admin: {
-      value: (...args: Parameters<Kafka['admin']>): Admin => {
-        const admin = rt.kafka.admin(...args)
-        const fetch = admin.fetchTopicOffsets.bind(admin)
-        admin.fetchTopicOffsets = async (topic) => { const r = await fetch(topic); if (armed && topic === webhooksTopic) openWebhooks(); return r }
-        return admin
-      },
-    },
-  })
-  // The sink can hold back topics until the fetcher waits on its watermarks.
-  let releaseSink = () => {}
-  const holdSink = (...resources: string[]) => {
-    const held = resources.map((r) => ({ topic: entityTopic(rt.cfg, r) }))
-    sink.consumer.pause(held)
-    releaseSink = () => { releaseSink = () => {}; sink.consumer.resume(held) }
-  }
-  const real = createWatermarks(rt)
-  await real.start()
-  stops.push(() => real.stop())
-  const watermarks: Watermarks = { ...real, waitUntilApplied(...args) { releaseSink(); return real.waitUntilApplied(...args) } }
+  // The fetcher's webhooks table decodes no endpoint until the fetcher asks for the webhooks
+  // topic's end offsets; the sink can hold back topics until the fetcher waits on its watermarks.
+  const gates = await raceGates(rt, sink, 'webhooks')
+  stops.push(() => gates.stop())
 
   const queue = await openWebhookQueue(rt)
   stops.push(() => queue.stop())
   const delivery = await startWebhookDelivery({ ...rt, publisher: pub, queue, mailer: undefined })
   stops.push(() => delivery.stop())
   // Started before any endpoint exists: its webhooks table is ready without decoding one.
-  const fetcher = await startArchiveFetcher({ ...rt, kafka, registry, publisher: pub, queue, mailer: undefined, watermarks, gateway: gatewayOf(rt.cfg) })
+  const fetcher = await startArchiveFetcher({ ...rt, kafka: gates.kafka, registry: gates.registry, publisher: pub, queue, mailer: undefined, watermarks: gates.watermarks, gateway: gatewayOf(rt.cfg) })
   stops.push(() => fetcher.stop())
-  armed = true
+  gates.arm()
 
   // The fetcher's batches (its own writes come back to it too) and the request a test waits on.
   const ended: { topic: string; partition: number; firstOffset: string; lastOffset: string }[] = []
   let request: Written | undefined
   const requestDone = () => !!request && ended.some((b) => b.topic === request!.topic && b.partition === request!.partition && BigInt(b.firstOffset) <= BigInt(request!.offset) && BigInt(request!.offset) <= BigInt(b.lastOffset))
   // Without the fix nothing waits: what was held is let go once the fetcher is done with the request.
-  const releaseIfDone = () => { if (requestDone()) { openWebhooks(); releaseSink() } }
+  const releaseIfDone = () => { if (requestDone()) gates.release() }
   fetcher.consumer.on(fetcher.consumer.events.END_BATCH_PROCESS, ({ payload }) => { ended.push(payload); releaseIfDone() })
   const requestFetch = async (id: number, doc: number) => {
     request = await pub.write('archive-fetch', { upsert: {
@@ -138,7 +103,7 @@ t.test('issue 10: what was published just before a fetch request is seen by the 
   })
 
   t.test('a document and docket the table sink has not applied yet', async (t) => {
-    holdSink('archive-documents', 'dockets')
+    gates.holdSink('archive-documents', 'dockets')
     await seed(2, 60, '456', '0789')
     await requestFetch(1002, 60)
     const [d] = await waitFor(async () => fetchesOf(1002).length && fetchesOf(1002), 'the ARCHIVE_FETCH of request 1002')
@@ -149,7 +114,7 @@ t.test('issue 10: what was published just before a fetch request is seen by the 
   t.test('a docket alert the table sink has not applied yet is not made twice', async (t) => {
     await seed(3, 70, '789', '0999')
     await applied(3, 70)
-    holdSink('docket-alerts')
+    gates.holdSink('docket-alerts')
     await pub.upsert('docket-alerts', { id: 7, user_id: userId, docket_id: 3, alert_type: 1, secret_key: 'k'.repeat(40), date_created: ts, date_modified: ts, date_last_hit: null })
     await pub.flush()
     await requestFetch(1003, 70)
@@ -160,7 +125,7 @@ t.test('issue 10: what was published just before a fetch request is seen by the 
     const admin = rt.kafka.admin()
     await admin.connect()
     const ends = await admin.fetchTopicOffsets(entityTopic(rt.cfg, 'docket-alerts')).finally(() => admin.disconnect())
-    for (const p of ends) if (BigInt(p.high) > 0n) t.ok(await real.waitUntilApplied(entityTopic(rt.cfg, 'docket-alerts'), p.partition, String(BigInt(p.high) - 1n), 30_000), `docket alerts partition ${p.partition} applied`)
+    for (const p of ends) if (BigInt(p.high) > 0n) t.ok(await gates.real.waitUntilApplied(entityTopic(rt.cfg, 'docket-alerts'), p.partition, String(BigInt(p.high) - 1n), 30_000), `docket alerts partition ${p.partition} applied`)
     t.equal(await count('docket_alerts', sql`docket_id = 3 AND user_id = ${userId}`), 1, 'one alert on the docket: the one the user had')
   })
 })

@@ -12,19 +12,15 @@
  * entry's batch.
  */
 import t from 'tap'
-import type { Kafka, Admin } from 'kafkajs'
 import { testStack, waitFor } from '../helpers/stack.js'
+import { raceGates } from '../helpers/race-gates.js'
 import { startWebhookReceiver, ok, type Delivery } from '../helpers/webhook-receiver.js'
 import { startTableSink } from '../../streams/table-sink.js'
 import { startWebhookDelivery } from '../../streams/webhooks/delivery.js'
 import { startDocketAlertSender } from '../../streams/alerts/docket-alerts.js'
 import { openPublisher } from '../../schemas/events/publisher.js'
 import { openWebhookQueue } from '../../schemas/events/webhook-queue.js'
-import { createWatermarks, type Watermarks } from '../../schemas/events/watermark-reader.js'
-import { entityTopic } from '../../schemas/events/index.js'
-import { registerEntitySchemas } from '../../schemas/registry.js'
 import { newWebhookSecret, EVENT_TYPES } from '../../domain/webhooks/index.js'
-import type { Registry } from '../../core/registry.js'
 import { createUser } from '../../bin/users.js'
 
 t.test('issue 10: an alert and documents published just before an entry are in its DOCKET_ALERT', async (t) => {
@@ -43,52 +39,20 @@ t.test('issue 10: an alert and documents published just before an entry are in i
   const sink = await startTableSink(rt)
   stops.push(() => sink.stop())
 
-  // The alerts table decodes nothing of the docket-alerts topic until `alertsGate` opens.
-  const alertsTopic = entityTopic(rt.cfg, 'docket-alerts')
-  const alertSchema = (await registerEntitySchemas(rt.cfg, rt.registry, rt.catalogue)).get('docket-alerts')!
-  let openAlerts = () => {}
-  const alertsGate = new Promise<void>((r) => { openAlerts = r })
-  const client = new Proxy(rt.registry.client, {
-    get(target, prop) {
-      if (prop === 'getSchema') return (id: number) => (id === alertSchema ? alertsGate : Promise.resolve()).then(() => target.getSchema(id))
-      const v = Reflect.get(target, prop) as unknown
-      return typeof v === 'function' ? v.bind(target) : v
-    },
-  })
-  const registry: Registry = { ...rt.registry, client }
-  // Asking for the alerts topic's end offsets is how the sender starts waiting for its alerts table.
-  let armed = false
-  const kafka: Kafka = Object.create(rt.kafka, {
-    admin: {
-      value: (...args: Parameters<Kafka['admin']>): Admin => {
-        const admin = rt.kafka.admin(...args)
-        const fetch = admin.fetchTopicOffsets.bind(admin)
-        admin.fetchTopicOffsets = async (topic) => { const r = await fetch(topic); if (armed && topic === alertsTopic) openAlerts(); return r }
-        return admin
-      },
-    },
-  })
-  // The sink can hold back documents and dockets until the sender waits on its watermarks.
-  const held = [{ topic: entityTopic(rt.cfg, 'archive-documents') }, { topic: entityTopic(rt.cfg, 'dockets') }]
-  let releaseSink = () => {}
-  const holdSink = () => {
-    sink.consumer.pause(held)
-    releaseSink = () => { releaseSink = () => {}; sink.consumer.resume(held) }
-  }
-  const real = createWatermarks(rt)
-  await real.start()
-  stops.push(() => real.stop())
-  const watermarks: Watermarks = { ...real, waitUntilApplied(...args) { releaseSink(); return real.waitUntilApplied(...args) } }
+  // The alerts table decodes no docket alert until the sender asks for the alerts topic's end
+  // offsets; the sink can hold back documents and dockets until the sender waits on its watermarks.
+  const gates = await raceGates(rt, sink, 'docket-alerts')
+  stops.push(() => gates.stop())
 
   const queue = await openWebhookQueue(rt)
   stops.push(() => queue.stop())
   const delivery = await startWebhookDelivery({ ...rt, publisher: pub, queue, mailer: undefined })
   stops.push(() => delivery.stop())
-  const sender = await startDocketAlertSender({ ...rt, kafka, registry, publisher: pub, queue, mailer: undefined, watermarks })
+  const sender = await startDocketAlertSender({ ...rt, kafka: gates.kafka, registry: gates.registry, publisher: pub, queue, mailer: undefined, watermarks: gates.watermarks })
   stops.push(() => sender.stop())
-  armed = true
+  gates.arm()
   // Without the fix nothing waits: what was held is let go once the sender is done with the entry.
-  sender.consumer.on(sender.consumer.events.END_BATCH_PROCESS, () => { openAlerts(); releaseSink() })
+  sender.consumer.on(sender.consumer.events.END_BATCH_PROCESS, () => gates.release())
 
   const alertsOf = (entry: number) => receiver.deliveries.filter((d: Delivery) => d.json?.webhook?.event_type === EVENT_TYPES.DOCKET_ALERT.id && d.json.payload.results.some((r: { id: number }) => r.id === entry))
   const alert = (id: number, docket: number) => ({ id, user_id: userId, docket_id: docket, alert_type: 1, secret_key: 'k'.repeat(40), date_created: ts, date_modified: ts, date_last_hit: null })
@@ -104,7 +68,7 @@ t.test('issue 10: an alert and documents published just before an entry are in i
   })
 
   t.test('documents the table sink has not applied yet', async (t) => {
-    holdSink()
+    gates.holdSink('archive-documents', 'dockets')
     await pub.upsert('dockets', { id: 1, court_id: 'nysd', case_name: 'Doe v. Acme', source: 0, date_created: ts, date_modified: ts })
     await pub.upsert('archive-documents', { id: 50, docket_entry_id: 500, docket_id: 1, document_number: '1', is_available: false, description: 'Complaint', date_created: ts, date_modified: ts })
     await pub.upsert('docket-alerts', alert(1, 1))

@@ -11,21 +11,17 @@
  * offsets; it waits on the sink's watermarks) or, without the fix, has finished the document's batch.
  */
 import t from 'tap'
-import type { Kafka, Admin } from 'kafkajs'
 import { testStack, waitFor } from '../helpers/stack.js'
+import { raceGates } from '../helpers/race-gates.js'
 import { startWebhookReceiver, ok, type Delivery } from '../helpers/webhook-receiver.js'
 import { startTableSink } from '../../streams/table-sink.js'
 import { startWebhookDelivery } from '../../streams/webhooks/delivery.js'
 import { startPrayerGranter } from '../../streams/alerts/prayers.js'
 import { openPublisher } from '../../schemas/events/publisher.js'
 import { openWebhookQueue } from '../../schemas/events/webhook-queue.js'
-import { createWatermarks, type Watermarks } from '../../schemas/events/watermark-reader.js'
-import { entityTopic } from '../../schemas/events/index.js'
-import { registerEntitySchemas } from '../../schemas/registry.js'
 import { newWebhookSecret, EVENT_TYPES } from '../../domain/webhooks/index.js'
 import { PRAYER_STATUS } from '../../domain/alerts/prayers.js'
 import { sql, ident } from '../../core/sql.js'
-import type { Registry } from '../../core/registry.js'
 import { createUser } from '../../bin/users.js'
 
 t.test('issue 10: a prayer and an endpoint created just before a document became available get its PRAY_AND_PAY', async (t) => {
@@ -42,53 +38,21 @@ t.test('issue 10: a prayer and an endpoint created just before a document became
   const sink = await startTableSink(rt)
   stops.push(() => sink.stop())
 
-  // The granter's webhooks table decodes no endpoint until `webhooksGate` opens.
-  const webhooksTopic = entityTopic(rt.cfg, 'webhooks')
-  const webhookSchema = (await registerEntitySchemas(rt.cfg, rt.registry, rt.catalogue)).get('webhooks')!
-  let openWebhooks = () => {}
-  const webhooksGate = new Promise<void>((r) => { openWebhooks = r })
-  const client = new Proxy(rt.registry.client, {
-    get(target, prop) {
-      if (prop === 'getSchema') return (id: number) => (id === webhookSchema ? webhooksGate : Promise.resolve()).then(() => target.getSchema(id))
-      const v = Reflect.get(target, prop) as unknown
-      return typeof v === 'function' ? v.bind(target) : v
-    },
-  })
-  const registry: Registry = { ...rt.registry, client }
-  // Asking for the webhooks topic's end offsets is how the granter starts waiting for its webhooks table.
-  let armed = false
-  const kafka: Kafka = Object.create(rt.kafka, {
-    admin: {
-      value: (...args: Parameters<Kafka['admin']>): Admin => {
-        const admin = rt.kafka.admin(...args)
-        const fetch = admin.fetchTopicOffsets.bind(admin)
-        admin.fetchTopicOffsets = async (topic) => { const r = await fetch(topic); if (armed && topic === webhooksTopic) openWebhooks(); return r }
-        return admin
-      },
-    },
-  })
-  // The sink can hold back prayers until the granter waits on its watermarks.
-  const held = [{ topic: entityTopic(rt.cfg, 'prayers') }]
-  let releaseSink = () => {}
-  const holdSink = () => {
-    sink.consumer.pause(held)
-    releaseSink = () => { releaseSink = () => {}; sink.consumer.resume(held) }
-  }
-  const real = createWatermarks(rt)
-  await real.start()
-  stops.push(() => real.stop())
-  const watermarks: Watermarks = { ...real, waitUntilApplied(...args) { releaseSink(); return real.waitUntilApplied(...args) } }
+  // The granter's webhooks table decodes no endpoint until the granter asks for the webhooks
+  // topic's end offsets; the sink can hold back prayers until the granter waits on its watermarks.
+  const gates = await raceGates(rt, sink, 'webhooks')
+  stops.push(() => gates.stop())
 
   const queue = await openWebhookQueue(rt)
   stops.push(() => queue.stop())
   const delivery = await startWebhookDelivery({ ...rt, publisher: pub, queue, mailer: undefined })
   stops.push(() => delivery.stop())
   // Started before any endpoint exists: its webhooks table is ready without decoding one.
-  const granter = await startPrayerGranter({ ...rt, kafka, registry, publisher: pub, queue, mailer: undefined, watermarks })
+  const granter = await startPrayerGranter({ ...rt, kafka: gates.kafka, registry: gates.registry, publisher: pub, queue, mailer: undefined, watermarks: gates.watermarks })
   stops.push(() => granter.stop())
-  armed = true
+  gates.arm()
   // Without the fix nothing waits: what was held is let go once the granter is done with the document.
-  granter.consumer.on(granter.consumer.events.END_BATCH_PROCESS, () => { openWebhooks(); releaseSink() })
+  granter.consumer.on(granter.consumer.events.END_BATCH_PROCESS, () => gates.release())
 
   const grantsOf = (prayer: number) => receiver.deliveries.filter((d: Delivery) => d.json?.webhook?.event_type === EVENT_TYPES.PRAY_AND_PAY.id && d.json.payload.id === prayer)
   const prayer = (id: number, doc: number) => ({ id, user_id: userId, date_created: ts, status: PRAYER_STATUS.WAITING, archive_document_id: doc })
@@ -109,7 +73,7 @@ t.test('issue 10: a prayer and an endpoint created just before a document became
   })
 
   t.test('a prayer the table sink has not applied yet', async (t) => {
-    holdSink()
+    gates.holdSink('prayers')
     await pub.upsert('prayers', prayer(2, 51))
     await pub.flush()
     await pub.upsert('archive-documents', available(51))
