@@ -15,6 +15,14 @@
  * by their own ids, not by entry or docket, so every partition is waited for, not only the entry's.
  * After CATCH_UP_MS the batch goes on with a warning: a stopped table sink delays alerts, it
  * does not stop them.
+ *
+ * Moving an alert's date_last_hit rewrites the whole alert row, and a user may change the alert
+ * (PATCH: its type, say) while the batch sends. So the sender never writes from the copy it read at
+ * the start of the batch: once the batch has sent, it catches the alerts table up with what the
+ * topic holds then, takes each alert's latest row (none if deleted: a deleted alert is not brought
+ * back) and writes it with only date_last_hit changed, at that row's version + 1. A user's change it
+ * has read is kept in the row; one published after it read (a version from a later clock) is
+ * higher, and wins over the sender's write.
  */
 import { sql, ident } from '../../core/sql.js'
 import { createWatermarks } from '../../schemas/events/watermark-reader.js'
@@ -24,6 +32,7 @@ import { docketAlertPayload, EVENT_TYPES } from '../../domain/webhooks/index.js'
 import { docketAlertMail } from '../../connectors/mail.js'
 import { startStream, type StreamDef, type BatchContext } from '../runner.js'
 import { createEntityTable } from '../lib/entity-table.js'
+import { createPublisher } from '../../schemas/events/publisher.js'
 import { openSourceContext, asShown, createEndOffsets, catchUp, sinkCatchUp, tableCatchUp, type SourceDeps, type Row } from './context.js'
 
 export const DOCKET_ALERT_SENDER = 'docket-alert-sender'
@@ -45,10 +54,31 @@ export async function startDocketAlertSender(deps: SourceDeps) {
   const offsets = createEndOffsets(deps, [alerts.topic, ctx.users.topic, ctx.webhooks.topic, ...sinkTopics])
   const decode = createDecoder(deps.registry)
   const version = createVersioner()
+  // The date_last_hit writes carry a version of their own choosing: the alert's latest + 1.
+  let hitVersion = 0
+  const hits = createPublisher({ ...deps, version: () => hitVersion })
+  await hits.start()
   const table = (name: string) => sql`${ident(db.database)}.${ident(name)}`
 
   /** Users following a docket with an active alert, and their alerts. */
   const followers = (docketId: number): Row[] => [...alerts.values()].filter((a) => Number(a.docket_id) === docketId && Number(a.alert_type) === 1)
+
+  /** date_last_hit = `now` on the latest row of each alert, at its version + 1 (see the top of the file). */
+  async function markHit(ids: ReadonlySet<number>, now: string): Promise<void> {
+    if (!ids.size) return
+    // What the topic holds now: a change made while the batch sent is read first.
+    const ends = await offsets.fetch()
+    if (!await alerts.waitUntil(ends.get(alerts.topic)!, CATCH_UP_MS)) log.warn({ waitedMs: CATCH_UP_MS }, 'docket alerts: date_last_hit set on the alerts as last read; a change made meanwhile wins over it')
+    for (const id of ids) {
+      const latest = alerts.get(id)
+      const v = alerts.versionOf(id)
+      if (!latest || v === undefined) continue
+      const row = { ...latest, date_last_hit: now }
+      hitVersion = v + 1
+      await hits.write('docket-alerts', { upsert: row })
+      alerts.set(id, row, v + 1)
+    }
+  }
 
   async function process(events: EntityEvent[], batch?: BatchContext): Promise<void> {
     const entries = new Map<number, Row>()
@@ -78,6 +108,7 @@ export async function startDocketAlertSender(deps: SourceDeps) {
       const dockets = new Map((await ctx.rowsWhere('dockets', 'id', [...byDocket.keys()])).map((d) => [Number(d.id), d]))
       const shape = (entry: Row) => ({ ...asShown(entry), docket: Number(entry.docket_id), archive_documents: docs.filter((d) => Number(d.docket_entry_id) === Number(entry.id)).map(asShown) })
       const now = new Date(clock.now()).toISOString()
+      const hitAlerts = new Set<number>()
       for (const [docketId, { fresh, changed }] of byDocket) {
         for (const alert of followers(docketId)) {
           const userId = Number(alert.user_id)
@@ -90,7 +121,7 @@ export async function startDocketAlertSender(deps: SourceDeps) {
               docket: { id: docketId, case_name: String(docket?.case_name ?? `Docket ${docketId}`), docket_number: (docket?.docket_number as string) ?? null, court: (docket?.court_id as string) ?? null, absolute_url: `/docket/${docketId}/${String(docket?.slug ?? 'case')}/` },
               entries: fresh.map((e) => ({ entry_number: (e.entry_number as number) ?? null, date_filed: (e.date_filed as string) || null, description: String(e.description ?? '') })),
             }))
-            await deps.publisher.upsert('docket-alerts', { ...alert, date_last_hit: now })
+            hitAlerts.add(Number(alert.id))
           }
           if (changed.length) {
             // Updates go only to endpoints that asked for them.
@@ -101,6 +132,7 @@ export async function startDocketAlertSender(deps: SourceDeps) {
         }
       }
       await deps.publisher.flush()
+      await markHit(hitAlerts, now)
     }
     const v = version()
     await db.insert(ALERT_ENTRIES_SEEN, [...entries.values()].filter((e) => !seen.has(Number(e.id))).map((e) => ({ id: Number(e.id), docket_id: Number(e.docket_id), _version: v, _deleted: 0 })))
@@ -121,7 +153,7 @@ export async function startDocketAlertSender(deps: SourceDeps) {
     consumer: stream.consumer,
     async stop() {
       await stream.stop()
-      await Promise.all([alerts.stop(), ctx.stop(), offsets.stop(), ownWatermarks ? watermarks.stop() : undefined])
+      await Promise.all([alerts.stop(), ctx.stop(), offsets.stop(), hits.stop(), ownWatermarks ? watermarks.stop() : undefined])
     },
   }
 }

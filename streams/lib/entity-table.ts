@@ -22,6 +22,8 @@ export interface EntityTable<K extends string | number = number> {
   ready(): Promise<void>
   stop(): Promise<void>
   get(key: K): Row | undefined
+  /** The version of the key's latest event read (or set), a delete's too; undefined if none. */
+  versionOf(key: K): number | undefined
   values(): IterableIterator<Row>
   set(key: K, row: Row | null, version?: number): void
   onChange(fn: (key: K, before: Row | null, after: Row | null) => void): void
@@ -85,6 +87,7 @@ export function createEntityTable<K extends string | number = number>(deps: { cf
       for (const wake of [...waiters]) wake(true)
     },
     get: (key) => rows.get(key)?.row ?? undefined,
+    versionOf: (key) => rows.get(key)?.v,
     *values() { for (const { row } of rows.values()) if (row) yield row },
     set(key, row, version = Date.now() * 1000) { apply(key, version, row) },
     onChange(fn) { listeners.push(fn) },
