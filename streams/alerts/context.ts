@@ -26,7 +26,7 @@ import { createEntityTable, type EntityTable, type Row } from '../lib/entity-tab
 import type { Watermarks } from '../../schemas/events/watermark-reader.js'
 import { retryRetriable } from '../../core/kafka.js'
 import { DependencyError } from '../../core/dependency-error.js'
-import { keepAlive, type BatchContext } from '../runner.js'
+import { keepAlive, type BatchContext, type ConsumerTimeouts } from '../runner.js'
 
 export type { Row }
 
@@ -35,6 +35,8 @@ export interface SourceDeps {
   publisher: Publisher; queue: WebhookQueue; mailer?: Mailer
   /** The table sink's watermarks, when the process already reads them; a source that needs them reads its own otherwise. */
   watermarks?: Watermarks
+  /** The source's consumer group timeouts (tests shorten them). */
+  consumerTimeouts?: ConsumerTimeouts
 }
 
 export interface SourceContext {

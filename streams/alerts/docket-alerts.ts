@@ -147,6 +147,7 @@ export async function startDocketAlertSender(deps: SourceDeps) {
     async decode(m) { return validateEntityEvent(await decode(m.message.value)) },
     transform: (events) => events.map((e) => e.event),
     sink: process,
+    timeouts: deps.consumerTimeouts,
   }
   const stream = await startStream(def, deps)
   return {

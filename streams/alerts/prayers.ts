@@ -79,6 +79,7 @@ export async function startPrayerGranter(deps: SourceDeps) {
     async decode(m) { return validateEntityEvent(await decode(m.message.value)) },
     transform: (events) => events.map((e) => e.event),
     sink: process,
+    timeouts: deps.consumerTimeouts,
   }
   const stream = await startStream(def, deps)
   return {

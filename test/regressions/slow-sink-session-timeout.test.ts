@@ -18,6 +18,13 @@ import { startTableSink } from '../../streams/table-sink.js'
 import { openPublisher } from '../../schemas/events/publisher.js'
 import { ensureTopics, plainTopic } from '../../core/kafka.js'
 import { commandTopic, dlqTopic, entityTopic, groupId } from '../../schemas/events/index.js'
+import { startArchiveFetcher } from '../../streams/alerts/archive-fetch.js'
+import { openWebhookQueue } from '../../schemas/events/webhook-queue.js'
+import type { RecordsGateway } from '../../connectors/records-gateway.js'
+import { startFakeRecords } from '../helpers/fake-records.js'
+import { gatewayOf } from '../../bin/runtime.js'
+import { createUser } from '../../bin/users.js'
+import { sql, ident } from '../../core/sql.js'
 
 const SHORT: ConsumerTimeouts = { sessionTimeout: 6_000, heartbeatInterval: 500, rebalanceTimeout: 12_000 }
 /** Well over the session timeout. */
@@ -131,5 +138,65 @@ t.test('the search indexer waiting for a table sink slower than its session time
     return partitions.some((p) => p.offset === '1')
   }, 'the docket indexed and committed', 60_000)
   t.equal(joins - joinsBefore, 0, 'the indexer did not join its group again while it waited')
+  t.equal(crashes, 0, 'no crash')
+})
+
+t.test('the archive fetcher waiting on a gateway slower than its session timeout is not evicted, and buys once', async (t) => {
+  const records = await startFakeRecords({ username: 'svc', password: 'secret' })
+  t.teardown(() => records.close())
+  const rt = await testStack(t, { LDS_RECORDS_URL: records.url, LDS_RECORDS_USERNAME: 'svc', LDS_RECORDS_PASSWORD: 'secret' })
+  const stops: (() => Promise<unknown>)[] = []
+  t.teardown(async () => { for (const stop of stops.reverse()) await stop().catch(() => {}) })
+  const ts = new Date().toISOString()
+  const pub = await openPublisher(rt)
+  stops.push(() => pub.stop())
+  const { id: userId } = await createUser(rt, 'ann')
+  const sink = await startTableSink(rt)
+  stops.push(() => sink.stop())
+  records.addDocument({ court: 'nysd', records_case_id: '88', records_doc_id: '0888', pageCount: 2 })
+  await pub.upsert('dockets', { id: 8, court_id: 'nysd', case_name: 'Doe v. Acme', records_case_id: '88', docket_number: '1:26-cv-8', source: 0, date_created: ts, date_modified: ts })
+  await pub.upsert('archive-documents', { id: 80, docket_entry_id: 800, docket_id: 8, document_number: '1', records_doc_id: '0888', is_available: false, description: 'Complaint', date_created: ts, date_modified: ts })
+  await pub.flush()
+
+  // The gateway answers after HOLD_MS.
+  const real = gatewayOf(rt.cfg)!
+  let fetching = 0
+  const gateway: RecordsGateway = {
+    async fetchDocument(...args) { fetching++; await sleep(HOLD_MS); return real.fetchDocument(...args) },
+    fetchDocket: (...args) => real.fetchDocket(...args),
+  }
+  const queue = await openWebhookQueue(rt)
+  stops.push(() => queue.stop())
+  const fetcher = await startArchiveFetcher({ ...rt, publisher: pub, queue, mailer: undefined, gateway, consumerTimeouts: SHORT })
+  stops.push(() => fetcher.stop())
+  let joins = 0
+  let crashes = 0
+  fetcher.consumer.on(fetcher.consumer.events.GROUP_JOIN, () => { joins++ })
+  fetcher.consumer.on(fetcher.consumer.events.CRASH, () => { crashes++ })
+
+  await pub.upsert('archive-fetch', {
+    id: 3001, user_id: userId, date_created: ts, date_modified: ts, date_completed: null, status: 1, message: '', request_type: 2,
+    court_id: null, docket_id: null, archive_document_id: 80, records_username: '', records_password: '', client_code: '',
+    records_case_id: '', docket_number: '', de_date_start: null, de_date_end: null, de_number_start: null, de_number_end: null,
+    show_parties_and_counsel: false, show_terminated_parties: false, show_list_of_member_cases: false,
+  })
+  await pub.flush()
+  await waitFor(async () => fetching > 0, 'the fetcher calling the gateway')
+  const joinsBefore = joins
+  const db = ident(rt.cfg.clickhouseDatabase)
+  const done = await waitFor(async () => (await rt.db.query<{ status: number }>(sql`SELECT status FROM ${db}.archive_fetch FINAL WHERE id = 3001 AND status NOT IN (1, 4)`))[0], 'the request completed', HOLD_MS + 30_000)
+  t.equal(Number(done.status), 2, 'the fetch succeeded')
+  // Its batch is committed (the request's offsets and the fetcher's own writes coming back).
+  const admin = rt.kafka.admin()
+  await admin.connect()
+  t.teardown(() => admin.disconnect())
+  const topic = entityTopic(rt.cfg, 'archive-fetch')
+  await waitFor(async () => {
+    const [ends, [{ partitions }]] = await Promise.all([admin.fetchTopicOffsets(topic), admin.fetchOffsets({ groupId: groupId(rt.cfg, 'archive-fetcher'), topics: [topic] })])
+    return ends.every((e) => e.high === '0' || partitions.find((p) => p.partition === e.partition)?.offset === e.high)
+  }, 'the fetcher committed all of its topic')
+  t.equal(fetching, 1, 'the gateway was asked once')
+  t.equal(records.requests.filter((r) => r.path.endsWith('/documents/fetch')).length, 1, 'the document was bought once')
+  t.equal(joins - joinsBefore, 0, 'the fetcher did not join its group again while it waited')
   t.equal(crashes, 0, 'no crash')
 })
