@@ -122,8 +122,9 @@ export async function startStream<E, Out>(def: StreamDef<E, Out>, deps: { kafka:
     partitionsConsumedConcurrently: 1,
     eachBatch: async ({ batch, heartbeat, resolveOffset, isStale, isRunning }) => {
       if (batch.messages.length === 0) return
-      // A stopping consumer finishes this batch (and commits it); a stale one (its partition moved
-      // to another instance in a rebalance) must not commit, and leaves it to the new owner.
+      // A stopping consumer finishes a batch it is writing (and commits it); one still waiting
+      // (keepAlive) or retrying a failed write is given up. A stale one (its partition moved to
+      // another instance in a rebalance) must not commit, and leaves it to the new owner.
       const good: { event: E; source: Incoming }[] = []
       const dead: { source: Incoming; reason: string }[] = []
       for (const message of batch.messages) {
