@@ -919,6 +919,22 @@ function split(q: Node, spec: SearchTypeSpec): { text: Node[]; docs: Node[] } | 
   return { text, docs }
 }
 
+/**
+ * A text part that any one posting decides (a term or prefix leaf, or an OR of them, no phrase):
+ * a document matches iff the leaves' key ranges hold a current posting of it, so the matching ids
+ * need no aggregation per document (postingIds).
+ */
+function anyPosting(n: Node, spec: SearchTypeSpec): boolean {
+  if (n.kind === 'or') return n.children.every((c) => anyPosting(c, spec))
+  return (n.kind === 'term' || n.kind === 'prefix') && isTextLeaf(spec, n)
+}
+
+/** The ids (with their posting's version, not deduplicated) in the key ranges of the text leaves. */
+function postingIds(c: Ctx, p: Plan, conds: Sql[]): Sql {
+  const where = conds.length ? sql` WHERE ${join(conds, ' AND ')}` : empty
+  return sql`SELECT id, version FROM ${c.postings} ARRAY JOIN ids AS id PREWHERE ${join(p.text.map((leaf) => leafKeys(c.spec, leaf)), ' OR ')}${where}`
+}
+
 const zero = sql`toFloat64(0)`
 
 function finalOf(o: SearchSqlOptions): Sql { return o.final === false ? empty : sql` FINAL` }
@@ -957,14 +973,24 @@ function body(ast: Node, type: SearchType, o: SearchSqlOptions, score: boolean, 
   const inner = satisfiableWithoutText(q, spec) === false
   const live = c.checked ? [isLiveRow(c.live)] : []
   const parts = inner ? split(q, spec) : null
+  const direct = parts !== null && parts.text.length === 1 && anyPosting(parts.text[0], spec)
   if (parts && orderColumns.length === 0) {
     const docWhere = parts.docs.map((n) => whereSql(n, p))
     const only = docWhere.length ? sql`SELECT id FROM ${ref(o, t.docs)} AS d WHERE ${join([...docWhere, ...live], ' AND ')}` : undefined
+    if (direct && !score) {
+      // unscored (a count, an order by id): the distinct ids of the current postings, no aggregate
+      const conds = [...(only ? [sql`id IN (${only})`] : []), ...(c.checked ? [isLive(c.live, sql`id`, sql`version`)] : [])]
+      return { from: sql`(SELECT DISTINCT id FROM (${postingIds(c, p, conds)})) AS s`, where: sql`${raw('1')}`, id: sql`s.id`, score: zero, docs: false, dedupe: false }
+    }
     return { from: sql`(${aggregate(c, p, ast, score, only)}) AS s`, where: whereSql(and(parts.text), p), id: sql`s.id`, score: sql`s.score`, docs: false, dedupe: false }
   }
   if (parts && !score) {
-    const matched = sql`SELECT s.id FROM (${aggregate(c, p, ast, false)}) AS s WHERE ${whereSql(and(parts.text), p)}`
-    const where = join([...parts.docs.map((n) => whereSql(n, p)), sql`d.id IN (${matched})`, ...live], ' AND ')
+    // a text part one posting decides: the row's (id, current version) among the postings' pairs
+    // (the dictionary asked once per document row, not once per posting); else the aggregate
+    const inText = direct && c.checked
+      ? sql`(d.id, toUInt64(dictGetOrDefault(${c.live}, 'live', d.id, toUInt64(0)) - 1)) IN (${postingIds(c, p, [])})`
+      : sql`d.id IN (SELECT s.id FROM (${aggregate(c, p, ast, false)}) AS s WHERE ${whereSql(and(parts.text), p)})`
+    const where = join([...parts.docs.map((n) => whereSql(n, p)), inText, ...live], ' AND ')
     return { from: sql`${ref(o, t.docs)} AS d`, where, id: sql`d.id`, score: zero, docs: true, dedupe: c.checked }
   }
   const agg = aggregate(c, p, ast, score)

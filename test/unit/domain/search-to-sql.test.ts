@@ -34,10 +34,14 @@ t.test('documents only, when the query has no text leaf', async (t) => {
 const LIVE = "dictGetOrDefault('search_o_live', 'live', id, toUInt64(0)) = version + 1"
 
 t.test('text leaves: one aggregation over their postings, current versions by the dictionary, no documents table', async (t) => {
-  const c = count('caseName:smith', 'o', { final: true })
-  t.equal(c.query, `SELECT count() AS count FROM (SELECT id, max(\`m0\`) AS \`l0\`, toFloat64(0) AS score FROM (SELECT id, tf, dl, (\`m0\`) AS rd, \`m0\` FROM (SELECT ids, version, tfs, dls, (field = {p1:String} AND term = {p2:String}) AS \`m0\` FROM \`search_o_postings_v2\` PREWHERE (field = {p3:String} AND term = {p4:String})) ARRAY JOIN ids AS id, tfs AS tf, dls AS dl WHERE ${LIVE}) WHERE rd GROUP BY id) AS s WHERE ifNull(s.\`l0\`, 0)`)
-  t.same(c.query_params, { p1: 'case_name', p2: 'smith', p3: 'case_name', p4: 'smith' })
+  const c = count('caseName:smith caseName:jones', 'o', { final: true })
+  t.equal(c.query, `SELECT count() AS count FROM (SELECT id, max(\`m0\`) AS \`l0\`, max(\`m1\`) AS \`l1\`, toFloat64(0) AS score FROM (SELECT id, tf, dl, (\`m0\` OR \`m1\`) AS rd, \`m0\`, \`m1\` FROM (SELECT ids, version, tfs, dls, (field = {p1:String} AND term = {p2:String}) AS \`m0\`, (field = {p3:String} AND term = {p4:String}) AS \`m1\` FROM \`search_o_postings_v2\` PREWHERE (field = {p5:String} AND term = {p6:String}) OR (field = {p7:String} AND term = {p8:String})) ARRAY JOIN ids AS id, tfs AS tf, dls AS dl WHERE ${LIVE}) WHERE rd GROUP BY id) AS s WHERE (ifNull(s.\`l0\`, 0) AND ifNull(s.\`l1\`, 0))`)
+  t.same(c.query_params, { p1: 'case_name', p2: 'smith', p3: 'case_name', p4: 'jones', p5: 'case_name', p6: 'smith', p7: 'case_name', p8: 'jones' })
   t.notMatch(c.query, /`search_o`/, 'text alone never reads the documents')
+  const one = count('caseName:smith', 'o', { final: true })
+  t.equal(one.query, `SELECT count() AS count FROM (SELECT DISTINCT id FROM (SELECT id, version FROM \`search_o_postings_v2\` ARRAY JOIN ids AS id PREWHERE (field = {p1:String} AND term = {p2:String}) WHERE ${LIVE})) AS s WHERE 1`, 'one term, unscored: the distinct ids of its current postings, no aggregate')
+  t.same(one.query_params, { p1: 'case_name', p2: 'smith' })
+  t.match(count('smith OR caseName:smi*', 'o', { final: true }).query, /^SELECT count\(\) AS count FROM \(SELECT DISTINCT id FROM /, 'an OR of terms and prefixes: the same')
   t.notMatch(count('caseName:smith').query, /dictGet/, 'final: false reads every version')
   const lj = count('smith OR court_id:ca9', 'o', { final: true }).query
   t.match(lj, /^SELECT count\(\) AS count FROM \(SELECT id, `court_id` FROM `search_o` AS d WHERE dictGetOrDefault\('search_o_live', 'live', id, toUInt64\(0\)\) BETWEEN 1 AND version \+ 1 AND is_deleted = 0 LIMIT 1 BY id\) AS d LEFT JOIN \(SELECT id, /, 'a document may match without postings: every current document (its row at the current version or a newer one), once')
@@ -45,9 +49,13 @@ t.test('text leaves: one aggregation over their postings, current versions by th
   const ij = count('(smith OR court_id:ca9) jones', 'o', { final: true }).query
   t.match(ij, /^SELECT count\(\) AS count FROM \(SELECT id, `court_id` FROM `search_o` AS d WHERE id IN \(SELECT id FROM `search_o_postings_v2` ARRAY JOIN ids AS id PREWHERE .*\) AND dictGetOrDefault.* LIMIT 1 BY id\) AS d INNER JOIN /, 'text and document clauses mixed: documents pruned by the postings ids, joined')
   const semi = count('smith court_id:ca9', 'o', { final: true }).query
-  t.match(semi, /^SELECT count\(\) AS count FROM \(SELECT id, .* ARRAY JOIN ids AS id, tfs AS tf, dls AS dl WHERE id IN \(SELECT id FROM `search_o` AS d WHERE ifNull\(d.`court_id` = \{p\d+:String\}, false\) AND dictGetOrDefault.*\) AND dictGetOrDefault.*\) WHERE rd GROUP BY id\) AS s WHERE ifNull\(s.`l0`, 0\)$/, 'text AND clauses on documents: the postings restricted to the documents the clauses keep')
+  t.match(semi, /^SELECT count\(\) AS count FROM \(SELECT DISTINCT id FROM \(SELECT id, version FROM `search_o_postings_v2` ARRAY JOIN ids AS id PREWHERE .* WHERE id IN \(SELECT id FROM `search_o` AS d WHERE ifNull\(d.`court_id` = \{p\d+:String\}, false\) AND dictGetOrDefault.*\) AND dictGetOrDefault.*\)\) AS s WHERE 1$/, 'one term AND clauses on documents: its postings restricted to the documents the clauses keep')
+  const semi2 = count('smith jones court_id:ca9', 'o', { final: true }).query
+  t.match(semi2, /^SELECT count\(\) AS count FROM \(SELECT id, .* ARRAY JOIN ids AS id, tfs AS tf, dls AS dl WHERE id IN \(SELECT id FROM `search_o` AS d WHERE ifNull\(d.`court_id` = \{p\d+:String\}, false\) AND dictGetOrDefault.*\) AND dictGetOrDefault.*\) WHERE rd GROUP BY id\) AS s WHERE \(ifNull\(s.`l0`, 0\) AND ifNull\(s.`l1`, 0\)\)$/, 'text AND clauses on documents: the postings restricted to the documents the clauses keep')
   const byDate = compile(searchSql(parseQuery('smith', 'o'), 'o', { order: [{ field: 'dateFiled', dir: 'desc' }], limit: 20, final: true })).query
-  t.match(byDate, /^SELECT d.id AS id, toFloat64\(0\) AS score, d.`date_filed` AS `date_filed` FROM `search_o` AS d WHERE d.id IN \(SELECT s.id FROM \(SELECT id, .*\) AS s WHERE ifNull\(s.`l0`, 0\)\) AND dictGetOrDefault.* ORDER BY `date_filed` DESC NULLS LAST, id DESC LIMIT 1 BY id LIMIT \{p\d+:UInt64\}$/, 'ordered by a document column: the current documents the text matches, once each')
+  t.match(byDate, /^SELECT d.id AS id, toFloat64\(0\) AS score, d.`date_filed` AS `date_filed` FROM `search_o` AS d WHERE \(d.id, toUInt64\(dictGetOrDefault\('search_o_live', 'live', d.id, toUInt64\(0\)\) - 1\)\) IN \(SELECT id, version FROM `search_o_postings_v2` ARRAY JOIN ids AS id PREWHERE \(field IN \{p\d+:Array\(String\)\} AND term = \{p\d+:String\}\)\) AND dictGetOrDefault.* ORDER BY `date_filed` DESC NULLS LAST, id DESC LIMIT 1 BY id LIMIT \{p\d+:UInt64\}$/, 'ordered by a document column, one term: the current documents whose (id, current version) has a posting, once each')
+  const byDate2 = compile(searchSql(parseQuery('smith jones', 'o'), 'o', { order: [{ field: 'dateFiled', dir: 'desc' }], limit: 20, final: true })).query
+  t.match(byDate2, /^SELECT d.id AS id, toFloat64\(0\) AS score, d.`date_filed` AS `date_filed` FROM `search_o` AS d WHERE d.id IN \(SELECT s.id FROM \(SELECT id, .*\) AS s WHERE \(ifNull\(s.`l0`, 0\) AND ifNull\(s.`l1`, 0\)\)\) AND dictGetOrDefault.* ORDER BY `date_filed` DESC NULLS LAST, id DESC LIMIT 1 BY id LIMIT \{p\d+:UInt64\}$/, 'ordered by a document column: the current documents the text matches, once each')
   t.match(compile(searchSql(parseQuery('smith', 'o'), 'o', { order: [{ field: 'dateFiled', dir: 'desc' }], database: 'db1', final: true })).query, /dictGetOrDefault\('db1.search_o_live', 'live', id/)
   t.match(compile(searchSql(parseQuery('smith', 'o'), 'o', { order: [{ field: 'dateFiled', dir: 'desc' }, { field: 'score', dir: 'desc' }], stats: { n: 1, avgdl: {}, df: {} }, final: true })).query, /^SELECT d.id AS id, s.score AS score, d.`date_filed` AS `date_filed` FROM \(SELECT id, `date_filed` FROM `search_o` AS d WHERE .* INNER JOIN/, 'a document column and the score: joined')
 })
@@ -65,9 +73,10 @@ t.test('phrases: grams for pairs with a common word, positions compared; proximi
   const px = count('caseName:"a b"~3')
   t.match(px.query, /WHERE arrayExists\(p -> arrayExists\(x -> x >= p AND x <= p \+ \{p\d+:Int64\}, `t0`.pos\) AND arrayExists\(x -> x >= p AND x <= p \+ \{p\d+:Int64\}, `t1`.pos\), arrayConcat\(`t0`.pos, `t1`.pos\)\)/, 'proximity: a window over the tokens\' positions, no grams')
   t.ok(Object.values(px.query_params).includes(4), 'window width: slop + k - 1')
-  const pre = count('caseName:smi*')
+  const pre = count('caseName:smi* jones')
   t.match(pre.query, /\(field = \{p1:String\} AND term >= \{p2:String\} AND startsWith\(term, \{p3:String\}\)\) AS `m0`/)
-  t.match(pre.query, /PREWHERE \(field = \{p\d:String\} AND term >= \{p\d:String\} AND startsWith\(term, \{p\d:String\}\)\)\) ARRAY JOIN/)
+  t.match(pre.query, /PREWHERE \(field = \{p\d:String\} AND term >= \{p\d:String\} AND startsWith\(term, \{p\d:String\}\)\) OR \(field IN \{p\d:Array\(String\)\} AND term = \{p\d+:String\}\)\) ARRAY JOIN/)
+  t.match(count('caseName:smi*').query, /PREWHERE \(field = \{p\d:String\} AND term >= \{p\d:String\} AND startsWith\(term, \{p\d:String\}\)\)\)\) AS s WHERE 1$/, 'a prefix alone: its key range, distinct ids')
   const dflt = count('duty')
   t.same(dflt.query_params.p1, SEARCH_TYPES.o.defaults.map((f) => f.column), 'unfielded terms read every default field')
 })
@@ -110,8 +119,8 @@ t.test('statistics: per query, or df only with the corpus statistics cached by t
 })
 
 t.test('filters are ANDed with the query and do not score', async (t) => {
-  const c = count('smith', 'o', { filters: parseQuery('court_id:ca9', 'o') })
-  t.match(c.query, /WHERE id IN \(SELECT id FROM `search_o` AS d WHERE ifNull\(d.`court_id` = \{p\d+:String\}, false\)\)\) WHERE rd GROUP BY id\) AS s WHERE ifNull\(s.`l0`, 0\)$/)
+  const c = count('smith jones', 'o', { filters: parseQuery('court_id:ca9', 'o') })
+  t.match(c.query, /WHERE id IN \(SELECT id FROM `search_o` AS d WHERE ifNull\(d.`court_id` = \{p\d+:String\}, false\)\)\) WHERE rd GROUP BY id\) AS s WHERE \(ifNull\(s.`l0`, 0\) AND ifNull\(s.`l1`, 0\)\)$/)
   t.notMatch(c.query, /court_id.*court_id/, 'the filter is read once, on the documents')
 })
 
