@@ -974,6 +974,8 @@ function body(ast: Node, type: SearchType, o: SearchSqlOptions, score: boolean, 
   const live = c.checked ? [isLiveRow(c.live)] : []
   const parts = inner ? split(q, spec) : null
   const direct = parts !== null && parts.text.length === 1 && anyPosting(parts.text[0], spec)
+  // a text part that is one phrase: its documents are phraseSet's (current versions already)
+  const single = parts !== null && parts.text.length === 1 && parts.text[0].kind === 'phrase' ? parts.text[0] : null
   if (parts && orderColumns.length === 0) {
     const docWhere = parts.docs.map((n) => whereSql(n, p))
     const only = docWhere.length ? sql`SELECT id FROM ${ref(o, t.docs)} AS d WHERE ${join([...docWhere, ...live], ' AND ')}` : undefined
@@ -982,6 +984,11 @@ function body(ast: Node, type: SearchType, o: SearchSqlOptions, score: boolean, 
       const conds = [...(only ? [sql`id IN (${only})`] : []), ...(c.checked ? [isLive(c.live, sql`id`, sql`version`)] : [])]
       return { from: sql`(SELECT DISTINCT id FROM (${postingIds(c, p, conds)})) AS s`, where: sql`${raw('1')}`, id: sql`s.id`, score: zero, docs: false, dedupe: false }
     }
+    if (single && !score) {
+      // unscored, one phrase: the distinct ids of its set, no postings of its tokens read for scoring
+      const w = only ? sql` WHERE id IN (${only})` : empty
+      return { from: sql`(SELECT DISTINCT id FROM (${phraseSet(c, single)})${w}) AS s`, where: sql`${raw('1')}`, id: sql`s.id`, score: zero, docs: false, dedupe: false }
+    }
     return { from: sql`(${aggregate(c, p, ast, score, only)}) AS s`, where: whereSql(and(parts.text), p), id: sql`s.id`, score: sql`s.score`, docs: false, dedupe: false }
   }
   if (parts && !score) {
@@ -989,7 +996,9 @@ function body(ast: Node, type: SearchType, o: SearchSqlOptions, score: boolean, 
     // (the dictionary asked once per document row, not once per posting); else the aggregate
     const inText = direct && c.checked
       ? sql`(d.id, toUInt64(dictGetOrDefault(${c.live}, 'live', d.id, toUInt64(0)) - 1)) IN (${postingIds(c, p, [])})`
-      : sql`d.id IN (SELECT s.id FROM (${aggregate(c, p, ast, false)}) AS s WHERE ${whereSql(and(parts.text), p)})`
+      : single
+        ? sql`d.id IN (${phraseSet(c, single)})`
+        : sql`d.id IN (SELECT s.id FROM (${aggregate(c, p, ast, false)}) AS s WHERE ${whereSql(and(parts.text), p)})`
     const where = join([...parts.docs.map((n) => whereSql(n, p)), inText, ...live], ' AND ')
     return { from: sql`${ref(o, t.docs)} AS d`, where, id: sql`d.id`, score: zero, docs: true, dedupe: c.checked }
   }

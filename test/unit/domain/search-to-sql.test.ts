@@ -61,12 +61,14 @@ t.test('text leaves: one aggregation over their postings, current versions by th
 })
 
 t.test('phrases: grams for pairs with a common word, positions compared; proximity and prefixes', async (t) => {
-  const ph = count('caseName:"a b c"', 'o', { final: true }).query
+  const ph = count('caseName:"a b c" jones', 'o', { final: true }).query
   t.match(ph, /max\(\(`m0` AND `ph0`\)\) AS `l0`/, 'the flag: a row of the phrase in a document it matches')
   t.match(ph, /id IN \(SELECT `t0`.id AS id FROM \(SELECT replaceOne\(toString\(field\), '~2', ''\) AS f, id, version, pos FROM `search_o_postings_v2` ARRAY JOIN ids AS id, poss AS pos PREWHERE field = \{p\d+:String\} AND term = \{p\d+:String\} WHERE dictGetOrDefault.*\) AS `t0` INNER JOIN \(SELECT toString\(field\) AS f, id, version, pos FROM .* AS `t1` ON `t1`.id = `t0`.id AND `t1`.version = `t0`.version AND `t1`.f = `t0`.f WHERE arrayExists\(p -> has\(`t1`.pos, p \+ \{p\d+:Int64\}\), `t0`.pos\)\) AS `ph0`/, 'gram "a b" at 0 and token c at 2, joined on (id, version, field)')
   const params = Object.values(compile(countSql(parseQuery('caseName:"a b c"', 'o'), 'o')).query_params)
   t.ok(params.includes('case_name~2') && params.includes('a b') && params.includes(2), 'a is common: the gram "a b" in case_name~2, c at offset 2')
   t.equal((ph.match(/ AS `ph0`/g) ?? []).length, 1, 'the phrase set is computed once')
+  t.match(count('caseName:"a b c"', 'o', { final: true }).query, /^SELECT count\(\) AS count FROM \(SELECT DISTINCT id FROM \(SELECT `t0`.id AS id FROM .* INNER JOIN .*\)\) AS s WHERE 1$/, 'a phrase alone, unscored: the distinct ids of its set, no aggregate')
+  t.match(compile(searchSql(parseQuery('caseName:"a b c"', 'o'), 'o', { order: [{ field: 'dateFiled', dir: 'desc' }], final: true })).query, /^SELECT d.id AS id, toFloat64\(0\) AS score, d.`date_filed` AS `date_filed` FROM `search_o` AS d WHERE d.id IN \(SELECT `t0`.id AS id FROM /, 'a phrase ordered by a document column: the documents in its set')
   const rare = Object.values(compile(countSql(parseQuery('caseName:"smith jones"', 'o'), 'o')).query_params)
   t.notOk(rare.some((v) => typeof v === 'string' && v.endsWith('~2')), 'no common word: the tokens\' positions')
   t.ok(COMMON_WORDS.has('the') && COMMON_WORDS.has('f') && COMMON_WORDS.has('3d'), '"F.3d" and "the court" are read as grams')
