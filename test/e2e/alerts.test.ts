@@ -16,6 +16,14 @@ import { startProcessors, stopAll } from '../../bin/runtime.js'
 import { buildApp } from '../../api/app.js'
 import { openPublisher } from '../../schemas/events/publisher.js'
 import { publishLines } from '../../connectors/drivers/publish.js'
+import { entityTopic } from '../../schemas/events/index.js'
+import { queueTopic } from '../../schemas/events/webhook-queue.js'
+import { DOCKET_ALERT_SENDER } from '../../streams/alerts/docket-alerts.js'
+import { DELIVERY_PROCESSOR } from '../../streams/webhooks/delivery.js'
+import { SEARCH_INDEXER } from '../../streams/search/indexer.js'
+import { SEARCH_SOURCES } from '../../streams/search/documents.js'
+import type { Percolator } from '../../streams/search/percolator.js'
+import { consumedAll } from '../helpers/consumed.js'
 
 /** A scheduled day is 0.5 s: the weekly job runs every 3.5 s, and "180 days idle" is 90 s ago. */
 const SCALE = 172_800
@@ -77,6 +85,8 @@ t.test('events end to end', async (t) => {
     await pub.upsert('docket-alerts', { id, user_id: aliceId, docket_id: docket, alert_type: 1, secret_key: 'k'.repeat(40), date_created: idleAtRun(idle), date_modified: idleAtRun(idle), date_last_hit: null })
   }
   await pub.flush()
+  /** Every webhook event queued so far delivered (and answered): the delivery group committed the queue's end offsets. */
+  const delivered = (what: string) => consumedAll(rt, DELIVERY_PROCESSOR, [queueTopic(rt.cfg)], what)
   const of = (who: string, type: number) => receiver.deliveries.filter((d) => d.path.includes(`who=${who}`) && d.json?.webhook?.event_type === type)
 
   t.test('a new docket entry: DOCKET_ALERT to each follower, in its version', async (t) => {
@@ -97,7 +107,10 @@ t.test('events end to end', async (t) => {
     // A changed entry is not a new filing: no event for endpoints that did not ask for updates.
     await pub.upsert('docket-entries', { id: 9001, docket_id: 1, entry_number: 7, description: 'Motion to dismiss (amended)', date_created: ts, date_modified: new Date().toISOString() })
     await pub.flush()
-    await new Promise((r) => setTimeout(r, 1500))
+    // The sender has handled the edit (committed past it, so any event it made is queued), and the
+    // delivery has sent what was queued by then.
+    await consumedAll(rt, DOCKET_ALERT_SENDER, [entityTopic(rt.cfg, 'docket-entries')], 'the edit checked for alerts')
+    await delivered('the events of the edit, if any')
     t.equal(of('alice', 1).length, 1, 'no second docket alert for an edit')
   })
 
@@ -145,8 +158,9 @@ t.test('events end to end', async (t) => {
     const refused = await app.inject({ method: 'POST', url: '/api/rest/v4/alerts/', headers: as(alice), payload: { name: 'All', query: 'type=o&order_by=dateFiled%20desc', rate: 'rt' } })
     t.match(refused.json(), { query: [/match-all/] }, 'a match-all alert is refused')
     await waitFor(async () => app.readModel!.store.get('alerts', daily.id) !== undefined, 'the alerts in the read model')
-    // Let the percolator see the alerts before the documents arrive.
-    await new Promise((r) => setTimeout(r, 1500))
+    // The percolator has compiled the three alerts (its alerts table read them) before the documents arrive.
+    const percolator = streams.find((s): s is Percolator => 'percolate' in s)!
+    await waitFor(async () => percolator.size >= 3, 'the alerts in the percolator')
     await pub.upsert('clusters', { id: 40, docket_id: 1, case_name: 'Doe v. Acme', date_filed: ts.slice(0, 10), precedential_status: 'Published', slug: 'doe-v-acme', date_created: ts, date_modified: ts })
     await pub.upsert('opinions', { id: 400, cluster_id: 40, type: '010combined', plain_text: 'The right to privacy protects the home.', date_created: ts, date_modified: ts })
     await pub.upsert('clusters', { id: 41, docket_id: 2, case_name: 'Old 2', date_filed: ts.slice(0, 10), precedential_status: 'Published', date_created: ts, date_modified: ts })
@@ -165,7 +179,11 @@ t.test('events end to end', async (t) => {
     // The same document changed again is not a new hit.
     await pub.upsert('opinions', { id: 400, cluster_id: 40, type: '010combined', plain_text: 'The right to privacy protects the home and the family.', date_created: ts, date_modified: new Date().toISOString() })
     await pub.flush()
-    await new Promise((r) => setTimeout(r, 3000))
+    // The indexer has indexed and percolated the change (it commits after percolating), and the
+    // delivery has sent what was queued by then.
+    const indexed = [...new Set(Object.values(SEARCH_SOURCES).flat())].filter((r) => rt.catalogue.has(r)).map((r) => entityTopic(rt.cfg, r))
+    await consumedAll(rt, SEARCH_INDEXER, indexed, 'the change indexed and percolated')
+    await delivered('the events of the change, if any')
     t.equal(of('alice', 2).length, 1, 'no second event for a changed document')
   })
 })
