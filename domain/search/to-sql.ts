@@ -956,9 +956,14 @@ interface Body {
  * - every match has postings and the query is (text part) AND (clauses on documents alone):
  *   - not ordered by a document column (by score or id, or counting): the postings aggregate
  *     alone, its rows restricted to the current documents the clauses keep (a semi-join; without
- *     such clauses the documents table is not read at all);
+ *     such clauses the documents table is not read at all); unscored, a text part that one
+ *     posting decides (anyPosting: terms, prefixes, OR of them) is the distinct ids of its current
+ *     postings, and one phrase the distinct ids of its set (phraseSet): no aggregate;
  *   - ordered by a document column only: the current documents the clauses keep whose id the
- *     text part matches (the semi-join the other way), one row per id;
+ *     text part matches (the semi-join the other way), one row per id; for a text part one
+ *     posting decides, a document row whose (id, current version) is among the postings'
+ *     (id, version) pairs (the dictionary asked per document row, not per posting); for one
+ *     phrase, whose id is in its set;
  * - otherwise: the current rows of the documents (dictionary, one per id) with the columns the
  *   clauses and the order read, joined to the aggregate (INNER when every match has postings, the
  *   documents then pruned to the ids the postings name).
