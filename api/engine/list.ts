@@ -18,7 +18,6 @@ import { compileListPlanner, type ListPlan } from './list-plan.js'
 import { listIndexesOf, narrow } from '../read-model/list-index.js'
 import { withOrigin } from '../read-model/rendered-details.js'
 import { rememberJson } from './answer-json.js'
-import type { ObjectLease } from './object-cache.js'
 
 export const MAX_PAGES = 100
 export const DEFAULT_PAGE_SIZE = 20
@@ -123,43 +122,44 @@ export function compileReader(cat: Catalogue, r: ResourceDef, serializer: Serial
   const objectDeps = r.access === 'owner' || r.access === 'published' ? undefined : opts.objectDeps
 
   /**
-   * The rows' objects: from their rendered texts (v4, rendered resources: parsed, and the text kept
-   * for the answer's JSON), kept ones from the object cache, the others built (and then kept).
+   * The rows' objects: kept ones from the object cache; then, for v4 rows the read model keeps
+   * rendered, parsed from their texts (the answer's JSON reuses the text); the others built. What
+   * was parsed or built is kept for the next request.
    */
   async function serialize(rows: Row[], ctx: RequestContext): Promise<Record<string, unknown>[]> {
     const rendered = ctx.version === 'v4' ? opts.rendered : undefined
-    if ((!ctx.objects || !objectDeps) && !rendered) return serializer(rows, ctx)
+    if (!ctx.objects || !objectDeps) return rendered ? fromTexts(rows, ctx, rendered) : serializer(rows, ctx)
+    const lease = ctx.objects.lease(r.name, objectDeps, ctx.version, ctx.origin)
     const out: Record<string, unknown>[] = new Array(rows.length)
     const missing: Row[] = []
     const at: number[] = []
     for (let i = 0; i < rows.length; i++) {
-      const text = rendered?.(r.name, rows[i][r.key] as string | number)
+      const obj = lease.get(rows[i][r.key])
+      if (obj) out[i] = obj
+      else { missing.push(rows[i]); at.push(i) }
+    }
+    if (missing.length) {
+      const made = rendered ? await fromTexts(missing, ctx, rendered) : await serializer(missing, ctx)
+      for (let j = 0; j < made.length; j++) { out[at[j]] = made[j]; lease.put(missing[j][r.key], made[j]) }
+      lease.end()
+    }
+    return out
+  }
+
+  /** Objects parsed from the rows' rendered texts; rows without one are built. */
+  async function fromTexts(rows: Row[], ctx: RequestContext, rendered: NonNullable<typeof opts.rendered>): Promise<Record<string, unknown>[]> {
+    const out: Record<string, unknown>[] = new Array(rows.length)
+    const missing: Row[] = []
+    const at: number[] = []
+    for (let i = 0; i < rows.length; i++) {
+      const text = rendered(r.name, rows[i][r.key] as string | number)
       if (text === undefined) { missing.push(rows[i]); at.push(i); continue }
       const json = withOrigin(text, ctx.origin)
       out[i] = rememberJson(JSON.parse(json) as Record<string, unknown>, json)
     }
-    if (!missing.length) return out
-    if (!ctx.objects || !objectDeps) {
-      const built = await serializer(missing, ctx)
-      for (let j = 0; j < built.length; j++) out[at[j]] = built[j]
-      return out
-    }
-    return fromObjectCache(missing, at, out, ctx, ctx.objects.lease(r.name, objectDeps, ctx.version, ctx.origin))
-  }
-
-  /** Fills `out` at `at` with the objects of `rows`: kept ones, the others built (and then kept). */
-  async function fromObjectCache(rows: Row[], at: number[], out: Record<string, unknown>[], ctx: RequestContext, lease: ObjectLease) {
-    const missing: Row[] = []
-    const missingAt: number[] = []
-    for (let i = 0; i < rows.length; i++) {
-      const obj = lease.get(rows[i][r.key])
-      if (obj) out[at[i]] = obj
-      else { missing.push(rows[i]); missingAt.push(at[i]) }
-    }
     if (missing.length) {
       const built = await serializer(missing, ctx)
-      for (let j = 0; j < built.length; j++) { out[missingAt[j]] = built[j]; lease.put(missing[j][r.key], built[j]) }
-      lease.end()
+      for (let j = 0; j < built.length; j++) out[at[j]] = built[j]
     }
     return out
   }

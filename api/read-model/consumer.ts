@@ -29,7 +29,7 @@ export interface ReadModel {
   waitUntilApplied(topic: string, partition: number, offset: string, timeoutMs: number): Promise<boolean>
   /** True once the store holds everything the topics held when this process started. */
   caughtUp(): boolean
-  /** Renders the details a batch made stale, after each batch (the API builds its serializers after the consumer starts). */
+  /** Renders the details batches made stale, beside the consumer (the API builds its serializers after the consumer starts). */
   setRenderer?(renderer: DetailRenderer): void
 }
 
@@ -101,9 +101,9 @@ export function createReadModel(deps: ReadModelDeps, opts: { path?: string } = {
           resolveOffset(batch.lastOffset())
           await c.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: next }])
           wake()
-          // The batch's changes are visible already (stale texts were dropped with them); this only
-          // makes their details fast again.
-          await renderer?.drain()
+          // The batch's changes are visible already (stale texts were dropped with them); rendering
+          // only makes their details fast again, so it runs beside the consumer, not in its way.
+          void renderer?.drain()
           await heartbeat()
         },
       }).then(() => log.info({ path: opts.path ?? readModelPath(cfg) }, 'read model consuming'),
@@ -115,6 +115,7 @@ export function createReadModel(deps: ReadModelDeps, opts: { path?: string } = {
     },
     async stop() {
       await consumer?.disconnect()
+      await renderer?.stop()
       wake()
       await store.close()
     },

@@ -33,8 +33,11 @@ import type { ReadStore, RenderedDetail, RefColumns } from './store.js'
  */
 export const ORIGIN_MARK = 'http://origin.lds-rendered.invalid'
 
-/** How many stale details one round renders before storing them (one write transaction). */
-const ROUND = 500
+/**
+ * How many stale details one round renders before storing them (one write transaction). A round
+ * holds the event loop (~10 ms); requests are served between rounds.
+ */
+const ROUND = 100
 
 /**
  * Resources whose v4 detail the read model keeps rendered: those that ask for it, whose objects are
@@ -54,6 +57,8 @@ export const withOrigin = (text: string, origin: string) => text.replaceAll(ORIG
 export interface DetailRenderer {
   /** Renders every stale detail; concurrent calls share one run (it runs again if asked meanwhile). */
   drain(): Promise<void>
+  /** Ends a run in progress after its current round (what is left stays stale, rendered after a restart). */
+  stop(): Promise<void>
 }
 
 export function createDetailRenderer(deps: {
@@ -120,22 +125,29 @@ export function createDetailRenderer(deps: {
 
   let running: Promise<void> | undefined
   let again = false
+  let stopping = false
   async function run() {
     // Rounds until nothing is stale; a round that stores nothing (everything it read kept changing) stops.
-    for (;;) {
+    while (!stopping) {
       const stale = store.staleRenders(ROUND)
       if (!stale.length) return
       const items: RenderedDetail[] = []
       for (const { resource, key } of stale) items.push(await render(resource, key))
       if ((await store.putRendered(items)) === 0) return
+      await new Promise((resolve) => setImmediate(resolve))
     }
   }
   return {
+    async stop() {
+      stopping = true
+      await running
+    },
     drain() {
+      if (stopping) return Promise.resolve()
       if (running) { again = true; return running }
       running = (async () => {
         try {
-          do { again = false; await run() } while (again)
+          do { again = false; await run() } while (again && !stopping)
         } catch (err) {
           deps.log.error({ err: (err as Error).message }, 'rendering details failed (requests build them meanwhile)')
         } finally { running = undefined }
