@@ -961,9 +961,7 @@ interface Body {
  *     postings, and one phrase the distinct ids of its set (phraseSet): no aggregate;
  *   - ordered by a document column only: the current documents the clauses keep whose id the
  *     text part matches (the semi-join the other way), one row per id; for a text part one
- *     posting decides, a document row whose (id, current version) is among the postings'
- *     (id, version) pairs (the dictionary asked per document row, not per posting); for one
- *     phrase, whose id is in its set;
+ *     posting decides, the ids of its current postings (no aggregate); for one phrase, its set;
  * - otherwise: the current rows of the documents (dictionary, one per id) with the columns the
  *   clauses and the order read, joined to the aggregate (INNER when every match has postings, the
  *   documents then pruned to the ids the postings name).
@@ -997,10 +995,10 @@ function body(ast: Node, type: SearchType, o: SearchSqlOptions, score: boolean, 
     return { from: sql`(${aggregate(c, p, ast, score, only)}) AS s`, where: whereSql(and(parts.text), p), id: sql`s.id`, score: sql`s.score`, docs: false, dedupe: false }
   }
   if (parts && !score) {
-    // a text part one posting decides: the row's (id, current version) among the postings' pairs
-    // (the dictionary asked once per document row, not once per posting); else the aggregate
-    const inText = direct && c.checked
-      ? sql`(d.id, toUInt64(dictGetOrDefault(${c.live}, 'live', d.id, toUInt64(0)) - 1)) IN (${postingIds(c, p, [])})`
+    // a text part one posting decides: the ids of its current postings (no aggregate; the set
+    // first, so the dictionary is asked only for the rows it keeps); else the aggregate
+    const inText = direct
+      ? sql`d.id IN (SELECT id FROM (${postingIds(c, p, c.checked ? [isLive(c.live, sql`id`, sql`version`)] : [])}))`
       : single
         ? sql`d.id IN (${phraseSet(c, single)})`
         : sql`d.id IN (SELECT s.id FROM (${aggregate(c, p, ast, false)}) AS s WHERE ${whereSql(and(parts.text), p)})`
