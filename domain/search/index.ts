@@ -30,7 +30,7 @@ export {
   searchSql, countSql, statsSql, expansionSql, searchTableDdl, searchTables, indexColumns, toIndexRows,
   DEFAULT_MAX_EXPANSIONS, type SearchSqlOptions, type TableOptions,
 } from './to-sql.js'
-export { searchRequest, requestAst, anchorTokens, SearchRequestError, DEFAULT_ORDER, type SearchRequest, type OrderKey } from './request.js'
+export { searchRequest, requestAst, SearchRequestError, DEFAULT_ORDER, type SearchRequest, type OrderKey } from './request.js'
 export { highlighter, SNIPPET_SIZE, type Highlighter } from './highlight.js'
 export { presentResult, type PresentOptions } from './results.js'
 export { createQueryIndex, type QueryIndex, type StoredQuery } from './percolate.js'

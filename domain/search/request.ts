@@ -163,44 +163,4 @@ export function requestAst(r: SearchRequest): Node {
   return and([r.query, r.filters])
 }
 
-/**
- * Tokens of which a matching document must contain at least one (null: no such set, every
- * document is a candidate). The percolator indexes alerts by these, so a new document is checked
- * only against alerts that could match it.
- */
-/** Marks an anchor that is a prefix of a document token rather than a whole token. */
-export const PREFIX_ANCHOR = '\u0001'
-/** Marks an anchor that must be in one field: FIELD_ANCHOR field FIELD_ANCHOR token. */
-export const FIELD_ANCHOR = '\u0002'
-const anchor = (field: string | null, token: string) => (field === null ? token : `${FIELD_ANCHOR}${field}${FIELD_ANCHOR}${token}`)
-
-export function anchorTokens(n: Node): Set<string> | null {
-  switch (n.kind) {
-    case 'term': return new Set([anchor(n.field, n.token)])
-    // Unfielded prefixes match text tokens only: filed as PREFIX_ANCHOR + prefix (percolate.ts
-    // looks up every prefix of a document's tokens).
-    case 'prefix': return n.field === null && n.prefix ? new Set([PREFIX_ANCHOR + n.prefix]) : null
-    case 'phrase': return n.tokens.length ? new Set([anchor(n.field, n.tokens[0])]) : null
-    case 'none': return new Set()
-    case 'and': {
-      let best: Set<string> | null = null
-      for (const c of n.children) {
-        const a = anchorTokens(c)
-        if (a && (!best || a.size < best.size)) best = a
-      }
-      return best
-    }
-    case 'or': {
-      const out = new Set<string>()
-      for (const c of n.children) {
-        const a = anchorTokens(c)
-        if (!a) return null
-        for (const t of a) out.add(t)
-      }
-      return out
-    }
-    default: return null
-  }
-}
-
 export { NONE }

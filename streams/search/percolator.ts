@@ -1,10 +1,9 @@
 /**
- * The search-alert percolator: every document the indexer writes is matched against the stored
- * search alerts with the in-memory matcher (the same query compiler the search API uses, so an
- * alert fires for exactly what its search would show).
- *
- * Alerts are indexed by anchor tokens (domain/search/percolate.ts), so a document is tried only
- * against alerts that could match it. A match is recorded in
+ * The search-alert percolator: every batch of documents the indexer writes is matched against
+ * the stored search alerts by the query index of domain/search/percolate.ts. Each alert is compiled
+ * from the same query tree as its search (so it fires for exactly what its search would show)
+ * into a small program over the batch's term bitsets, and only the words, prefixes and values some
+ * alert asks for are indexed. A match is recorded in
  * search_alert_hits before anything is sent, so a document changed again, or a batch replayed
  * after a crash, is never sent twice:
  *  - rt alerts: SEARCH_ALERT to the owner's endpoints (v1 and v2 shapes) and an e-mail, at once;
