@@ -94,9 +94,9 @@ export function createDetailRenderer(deps: {
         return s?.row
       },
       keysWhere(res: string, column: string, value: unknown) {
-        const keys = store.keysWhere(res, column, value)
-        if (typeof value === 'number' || typeof value === 'string') refs.push({ resource: res, column, value, keys: keys.join(',') })
-        return keys
+        // The counter before the keys: a change between the two makes the render look stale, never fresh.
+        if (typeof value === 'number' || typeof value === 'string') refs.push({ resource: res, column, value, version: store.refSetVersion(res, column, value) })
+        return store.keysWhere(res, column, value)
       },
     } as ReadStore
     const outside: RowSource = {

@@ -15,7 +15,10 @@
  *   rendered  [resource, key]          → the v4 detail JSON of a row, origin left as ORIGIN_MARK (rendered-details.ts)
  *   stale     [resource, key]          → rows whose rendered detail must be built again
  *   dependsOn [resource, key]          → what its rendered detail read: rows [resource, key] and ref sets [resource, column, value]
- *   dependents ['r', resource, key] | ['f', resource, column, value] → `resource|key` of rendered details that read it
+ *   dependents ['r', resource, key] | ['f', resource, column, value] → [`resource|key`…] of rendered details that read it
+ *   refSets   [resource, column, value] → a counter bumped whenever a key joins or leaves that ref set
+ * Transactions that write read by point lookups only: a range read (cursor) inside one returned
+ * undecodable keys now and then (lmdb-js reuses one key buffer).
  *   meta      'storeId'                 → random id naming this store's consumer group; 'format' → STORE_FORMAT
  * A delete keeps its version, so an older event replayed later cannot bring the row back.
  */
@@ -51,6 +54,8 @@ export interface ReadStore {
   epoch(resource: string): number
   /** A row with its version (a deleted row keeps its version and has no `row`). */
   stored(resource: string, key: Key): { v: number; row?: Row } | undefined
+  /** A counter that moves whenever a key joins or leaves the rows whose `column` holds `value`. */
+  refSetVersion(resource: string, column: string, value: unknown): number
   /** The rendered v4 detail of a row, if it is current (rendered-details.ts). */
   rendered(resource: string, key: Key): string | undefined
   /** Rows whose rendered detail must be built again, at most `limit`. */
@@ -70,11 +75,12 @@ export interface RenderedDetail {
   key: Key
   text?: string
   rows: readonly { resource: string; key: Key; v: number }[]
-  refs: readonly { resource: string; column: string; value: Key; keys: string }[]
+  /** Ref sets read, with their counter (`refSetVersion`) as read before their keys. */
+  refs: readonly { resource: string; column: string; value: Key; version: number }[]
 }
 
 /** The layout of the values; a store in another layout is rebuilt from the topics. */
-const STORE_FORMAT = '5'
+const STORE_FORMAT = '6'
 
 /** How each resource's key is typed: integer keys are stored as numbers, so fk values find them. */
 export type KeyKinds = ReadonlyMap<string, 'int' | 'string'>
@@ -94,10 +100,11 @@ export function openReadStore(folder: string, refColumns: RefColumns, keyKinds: 
   const rendered: Database<string, [string, Key]> = root.openDB({ name: 'rendered' })
   const stale: Database<1, [string, Key]> = root.openDB({ name: 'stale' })
   const dependsOn: Database<IndexKey[], [string, Key]> = root.openDB({ name: 'dependsOn' })
-  const dependents: Database<string, IndexKey> = root.openDB({ name: 'dependents', dupSort: true })
+  const dependents: Database<string[], IndexKey> = root.openDB({ name: 'dependents' })
+  const refSets: Database<number, IndexKey> = root.openDB({ name: 'refSets' })
   if (meta.get('format') !== STORE_FORMAT) {
     // Written in an older layout: start again, empty, under a new id (so a new consumer group reads the topics from the beginning).
-    for (const db of [entities, refs, lists, listCounts, offsets, epochs, rendered, stale, dependsOn, dependents, meta] as { clearSync(): void }[]) db.clearSync()
+    for (const db of [entities, refs, lists, listCounts, offsets, epochs, rendered, stale, dependsOn, dependents, refSets, meta] as { clearSync(): void }[]) db.clearSync()
     meta.putSync('format', STORE_FORMAT)
   }
   let storeId = meta.get('storeId')
@@ -143,14 +150,23 @@ export function openReadStore(folder: string, refColumns: RefColumns, keyKinds: 
     rendered.remove([resource, key])
     stale.put([resource, key], 1)
   }
-  /** Rendered details that read what changed: the row, and ref sets it joined or left. */
+  /** Rendered details that read what changed: the row, and ref sets it joined or left (whose counters move). */
   function markDependents(resource: string, key: Key, refsJoined: readonly [string, Key][]) {
-    // Read out before writing: a write inside the transaction reuses the buffer a lazy range reads keys from.
-    const names = [...dependents.getValues(['r', resource, key])]
-    for (const [c, v] of refsJoined) names.push(...dependents.getValues(['f', resource, c, v]))
-    for (const d of names) markStale(...fromDependentName(d))
+    for (const d of dependents.get(['r', resource, key]) ?? []) markStale(...fromDependentName(d))
+    for (const [c, v] of refsJoined) {
+      refSets.put([resource, c, v], (refSets.get([resource, c, v]) ?? 0) + 1)
+      for (const d of dependents.get(['f', resource, c, v]) ?? []) markStale(...fromDependentName(d))
+    }
   }
-  const refKeysOf = (resource: string, column: string, value: Key) => [...refs.getValues([resource, column, value])].join(',')
+  function addDependent(k: IndexKey, name: string) {
+    const names = dependents.get(k) ?? []
+    if (!names.includes(name)) dependents.put(k, [...names, name])
+  }
+  function removeDependent(k: IndexKey, name: string) {
+    const names = (dependents.get(k) ?? []).filter((n) => n !== name)
+    if (names.length) dependents.put(k, names)
+    else dependents.remove(k)
+  }
 
   return {
     storeId,
@@ -204,6 +220,7 @@ export function openReadStore(folder: string, refColumns: RefColumns, keyKinds: 
       return applied
     },
     stored(resource, key) { return entities.get([resource, keyOf(resource, key)]) },
+    refSetVersion: (resource, column, value) => refSets.get([resource, column, value as Key]) ?? 0,
     rendered: (resource, key) => rendered.get([resource, keyOf(resource, key)]),
     staleRenders(limit) {
       const out: { resource: string; key: Key }[] = []
@@ -217,16 +234,16 @@ export function openReadStore(folder: string, refColumns: RefColumns, keyKinds: 
           const at: [string, Key] = [it.resource, it.key]
           if (stale.get(at) === undefined) continue // rendered meanwhile (another process of the host)
           const unchanged = it.rows.every((d) => (entities.get([d.resource, keyOf(d.resource, d.key)])?.v ?? -1) === d.v)
-            && it.refs.every((d) => refKeysOf(d.resource, d.column, d.value) === d.keys)
+            && it.refs.every((d) => (refSets.get([d.resource, d.column, d.value]) ?? 0) === d.version)
           if (!unchanged) continue // what it read changed: still stale, rendered again on the next round
           const name = dependentName(it.resource, it.key)
-          for (const k of dependsOn.get(at) ?? []) dependents.remove(k, name)
+          for (const k of dependsOn.get(at) ?? []) removeDependent(k, name)
           // Its own row is not listed: a change to it marks it stale directly (apply).
           const deps: IndexKey[] = [
             ...it.rows.filter((d) => d.resource !== it.resource || keyOf(d.resource, d.key) !== it.key).map((d) => ['r', d.resource, keyOf(d.resource, d.key)]),
             ...it.refs.map((d) => ['f', d.resource, d.column, d.value]),
           ]
-          for (const k of deps) dependents.put(k, name)
+          for (const k of deps) addDependent(k, name)
           if (deps.length) dependsOn.put(at, deps)
           else dependsOn.remove(at)
           if (it.text !== undefined) rendered.put(at, it.text)
