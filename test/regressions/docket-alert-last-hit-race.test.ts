@@ -9,25 +9,19 @@
  * changed (or deleted) the alert; the sender has read the alert before it mails.
  */
 import t from 'tap'
-import { testStack, waitFor } from '../helpers/stack.js'
+import { waitFor } from '../helpers/stack.js'
 import { raceGates } from '../helpers/race-gates.js'
 import { startTableSink } from '../../streams/table-sink.js'
 import { startDocketAlertSender } from '../../streams/alerts/docket-alerts.js'
-import { openPublisher } from '../../schemas/events/publisher.js'
 import { openWebhookQueue } from '../../schemas/events/webhook-queue.js'
 import { entityTopic } from '../../schemas/events/index.js'
 import type { Mailer, OutgoingMail } from '../../connectors/mail.js'
 import { sql, ident } from '../../core/sql.js'
 import { createUser } from '../../bin/users.js'
+import { sourceStack } from '../helpers/source-stack.js'
 
 t.test('a change made to a docket alert while the sender sends its hit is not lost', async (t) => {
-  const rt = await testStack(t)
-  const stops: (() => Promise<unknown>)[] = []
-  t.teardown(async () => { for (const stop of stops.reverse()) await stop().catch(() => {}) })
-
-  const ts = new Date().toISOString()
-  const pub = await openPublisher(rt)
-  stops.push(() => pub.stop())
+  const { rt, stops, ts, pub } = await sourceStack(t)
   const { id: userId } = await createUser(rt, 'ann', { email: 'ann@example.org' })
   const sink = await startTableSink(rt)
   stops.push(() => sink.stop())

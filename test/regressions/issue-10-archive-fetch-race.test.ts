@@ -14,33 +14,28 @@
  * batch that holds the request.
  */
 import t from 'tap'
-import { testStack, waitFor } from '../helpers/stack.js'
+import { waitFor } from '../helpers/stack.js'
 import { raceGates } from '../helpers/race-gates.js'
 import { startWebhookReceiver, ok, type Delivery } from '../helpers/webhook-receiver.js'
 import { startFakeRecords } from '../helpers/fake-records.js'
 import { startTableSink } from '../../streams/table-sink.js'
 import { startWebhookDelivery } from '../../streams/webhooks/delivery.js'
 import { startArchiveFetcher } from '../../streams/alerts/archive-fetch.js'
-import { openPublisher, type Written } from '../../schemas/events/publisher.js'
+import type { Written } from '../../schemas/events/publisher.js'
 import { openWebhookQueue } from '../../schemas/events/webhook-queue.js'
 import { entityTopic } from '../../schemas/events/index.js'
 import { newWebhookSecret, EVENT_TYPES } from '../../domain/webhooks/index.js'
 import { sql, ident } from '../../core/sql.js'
 import { createUser } from '../../bin/users.js'
 import { gatewayOf } from '../../bin/runtime.js'
+import { sourceStack } from '../helpers/source-stack.js'
 
 t.test('issue 10: what was published just before a fetch request is seen by the fetcher', async (t) => {
   const receiver = await startWebhookReceiver({ default: ok() })
   t.teardown(() => receiver.close())
   const records = await startFakeRecords({ username: 'svc', password: 'secret' })
   t.teardown(() => records.close())
-  const rt = await testStack(t, { LDS_WEBHOOKS_ALLOW_INSECURE: '1', LDS_RECORDS_URL: records.url, LDS_RECORDS_USERNAME: 'svc', LDS_RECORDS_PASSWORD: 'secret' })
-  const stops: (() => Promise<unknown>)[] = []
-  t.teardown(async () => { for (const stop of stops.reverse()) await stop().catch(() => {}) })
-
-  const ts = new Date().toISOString()
-  const pub = await openPublisher(rt)
-  stops.push(() => pub.stop())
+  const { rt, stops, ts, pub } = await sourceStack(t, { LDS_WEBHOOKS_ALLOW_INSECURE: '1', LDS_RECORDS_URL: records.url, LDS_RECORDS_USERNAME: 'svc', LDS_RECORDS_PASSWORD: 'secret' })
   const { id: userId } = await createUser(rt, 'ann', { autoSubscribe: true })
   await pub.upsert('courts', { id: 'nysd', full_name: 'S.D.N.Y.', short_name: 'SDNY', jurisdiction: 'FD', position: 2, date_modified: ts })
   await pub.flush()

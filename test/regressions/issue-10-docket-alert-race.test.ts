@@ -12,27 +12,21 @@
  * entry's batch.
  */
 import t from 'tap'
-import { testStack, waitFor } from '../helpers/stack.js'
+import { waitFor } from '../helpers/stack.js'
 import { raceGates } from '../helpers/race-gates.js'
 import { startWebhookReceiver, ok, type Delivery } from '../helpers/webhook-receiver.js'
 import { startTableSink } from '../../streams/table-sink.js'
 import { startWebhookDelivery } from '../../streams/webhooks/delivery.js'
 import { startDocketAlertSender } from '../../streams/alerts/docket-alerts.js'
-import { openPublisher } from '../../schemas/events/publisher.js'
 import { openWebhookQueue } from '../../schemas/events/webhook-queue.js'
 import { newWebhookSecret, EVENT_TYPES } from '../../domain/webhooks/index.js'
 import { createUser } from '../../bin/users.js'
+import { sourceStack } from '../helpers/source-stack.js'
 
 t.test('issue 10: an alert and documents published just before an entry are in its DOCKET_ALERT', async (t) => {
   const receiver = await startWebhookReceiver({ default: ok() })
   t.teardown(() => receiver.close())
-  const rt = await testStack(t, { LDS_WEBHOOKS_ALLOW_INSECURE: '1' })
-  const stops: (() => Promise<unknown>)[] = []
-  t.teardown(async () => { for (const stop of stops.reverse()) await stop().catch(() => {}) })
-
-  const ts = new Date().toISOString()
-  const pub = await openPublisher(rt)
-  stops.push(() => pub.stop())
+  const { rt, stops, ts, pub } = await sourceStack(t, { LDS_WEBHOOKS_ALLOW_INSECURE: '1' })
   const { id: userId } = await createUser(rt, 'ann')
   await pub.upsert('webhooks', { id: 1, user_id: userId, event_type: EVENT_TYPES.DOCKET_ALERT.id, url: receiver.url, version: 2, enabled: true, failure_count: 0, secret: newWebhookSecret(), deliver_updates: false, date_created: ts, date_modified: ts })
   await pub.flush()

@@ -7,25 +7,20 @@
  * so they are read in one batch.
  */
 import t from 'tap'
-import { testStack, waitFor } from '../helpers/stack.js'
+import { waitFor } from '../helpers/stack.js'
 import { startFakeRecords } from '../helpers/fake-records.js'
 import { startTableSink } from '../../streams/table-sink.js'
 import { startArchiveFetcher } from '../../streams/alerts/archive-fetch.js'
-import { openPublisher } from '../../schemas/events/publisher.js'
 import { openWebhookQueue } from '../../schemas/events/webhook-queue.js'
 import { sql, ident } from '../../core/sql.js'
 import { createUser } from '../../bin/users.js'
 import { gatewayOf } from '../../bin/runtime.js'
+import { sourceStack } from '../helpers/source-stack.js'
 
 t.test('issue 10: a fetch left in progress by a stopped fetcher is failed when it is read again', async (t) => {
   const records = await startFakeRecords({ username: 'svc', password: 'secret' })
   t.teardown(() => records.close())
-  const rt = await testStack(t, { LDS_RECORDS_URL: records.url, LDS_RECORDS_USERNAME: 'svc', LDS_RECORDS_PASSWORD: 'secret' })
-  const stops: (() => Promise<unknown>)[] = []
-  t.teardown(async () => { for (const stop of stops.reverse()) await stop().catch(() => {}) })
-  const ts = new Date().toISOString()
-  const pub = await openPublisher(rt)
-  stops.push(() => pub.stop())
+  const { rt, stops, ts, pub } = await sourceStack(t, { LDS_RECORDS_URL: records.url, LDS_RECORDS_USERNAME: 'svc', LDS_RECORDS_PASSWORD: 'secret' })
   const { id: userId } = await createUser(rt, 'ann')
   const sink = await startTableSink(rt)
   stops.push(() => sink.stop())

@@ -11,29 +11,23 @@
  * offsets; it waits on the sink's watermarks) or, without the fix, has finished the document's batch.
  */
 import t from 'tap'
-import { testStack, waitFor } from '../helpers/stack.js'
+import { waitFor } from '../helpers/stack.js'
 import { raceGates } from '../helpers/race-gates.js'
 import { startWebhookReceiver, ok, type Delivery } from '../helpers/webhook-receiver.js'
 import { startTableSink } from '../../streams/table-sink.js'
 import { startWebhookDelivery } from '../../streams/webhooks/delivery.js'
 import { startPrayerGranter } from '../../streams/alerts/prayers.js'
-import { openPublisher } from '../../schemas/events/publisher.js'
 import { openWebhookQueue } from '../../schemas/events/webhook-queue.js'
 import { newWebhookSecret, EVENT_TYPES } from '../../domain/webhooks/index.js'
 import { PRAYER_STATUS } from '../../domain/alerts/prayers.js'
 import { sql, ident } from '../../core/sql.js'
 import { createUser } from '../../bin/users.js'
+import { sourceStack } from '../helpers/source-stack.js'
 
 t.test('issue 10: a prayer and an endpoint created just before a document became available get its PRAY_AND_PAY', async (t) => {
   const receiver = await startWebhookReceiver({ default: ok() })
   t.teardown(() => receiver.close())
-  const rt = await testStack(t, { LDS_WEBHOOKS_ALLOW_INSECURE: '1' })
-  const stops: (() => Promise<unknown>)[] = []
-  t.teardown(async () => { for (const stop of stops.reverse()) await stop().catch(() => {}) })
-
-  const ts = new Date().toISOString()
-  const pub = await openPublisher(rt)
-  stops.push(() => pub.stop())
+  const { rt, stops, ts, pub } = await sourceStack(t, { LDS_WEBHOOKS_ALLOW_INSECURE: '1' })
   const { id: userId } = await createUser(rt, 'ann')
   const sink = await startTableSink(rt)
   stops.push(() => sink.stop())

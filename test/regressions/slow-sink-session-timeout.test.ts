@@ -25,6 +25,7 @@ import { startFakeRecords } from '../helpers/fake-records.js'
 import { gatewayOf } from '../../bin/runtime.js'
 import { createUser } from '../../bin/users.js'
 import { sql, ident } from '../../core/sql.js'
+import { sourceStack } from '../helpers/source-stack.js'
 
 const SHORT: ConsumerTimeouts = { sessionTimeout: 6_000, heartbeatInterval: 500, rebalanceTimeout: 12_000 }
 /** Well over the session timeout. */
@@ -144,12 +145,7 @@ t.test('the search indexer waiting for a table sink slower than its session time
 t.test('the archive fetcher waiting on a gateway slower than its session timeout is not evicted, and buys once', async (t) => {
   const records = await startFakeRecords({ username: 'svc', password: 'secret' })
   t.teardown(() => records.close())
-  const rt = await testStack(t, { LDS_RECORDS_URL: records.url, LDS_RECORDS_USERNAME: 'svc', LDS_RECORDS_PASSWORD: 'secret' })
-  const stops: (() => Promise<unknown>)[] = []
-  t.teardown(async () => { for (const stop of stops.reverse()) await stop().catch(() => {}) })
-  const ts = new Date().toISOString()
-  const pub = await openPublisher(rt)
-  stops.push(() => pub.stop())
+  const { rt, stops, ts, pub } = await sourceStack(t, { LDS_RECORDS_URL: records.url, LDS_RECORDS_USERNAME: 'svc', LDS_RECORDS_PASSWORD: 'secret' })
   const { id: userId } = await createUser(rt, 'ann')
   const sink = await startTableSink(rt)
   stops.push(() => sink.stop())
