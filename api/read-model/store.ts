@@ -23,7 +23,7 @@
  * A delete keeps its version, so an older event replayed later cannot bring the row back.
  */
 import { randomUUID } from 'node:crypto'
-import { mkdirSync } from 'node:fs'
+import { mkdirSync, readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { open, type RootDatabase, type Database } from 'lmdb'
 import type { EntityEvent } from '../../schemas/events/index.js'
@@ -87,7 +87,11 @@ export type KeyKinds = ReadonlyMap<string, 'int' | 'string'>
 
 export function openReadStore(folder: string, refColumns: RefColumns, keyKinds: KeyKinds, listIndexes: ListIndexes = new Map(), renderedResources: ReadonlySet<string> = new Set()): ReadStore {
   mkdirSync(folder, { recursive: true })
-  const root: RootDatabase = open({ path: join(folder, 'read-model.mdb'), compression: false, mapSize: 64 * 1024 ** 3, noMemInit: true })
+  // One file per layout: a store in another layout is deleted, not emptied (emptying a million-row
+  // store entry by entry kept a 1M-docket API from listening for minutes).
+  const file = `read-model.v${STORE_FORMAT}.mdb`
+  for (const f of readdirSync(folder)) if (/^read-model(\.v\d+)?\.mdb(-lock)?$/.test(f) && !f.startsWith(file)) rmSync(join(folder, f), { force: true })
+  const root: RootDatabase = open({ path: join(folder, file), compression: false, mapSize: 64 * 1024 ** 3, noMemInit: true })
   // Rows of one resource share their property names: stored once (shared structures) rather than
   // in every value, a row decodes several times faster. One structure per resource and key set.
   const entities: Database<Stored, [string, Key]> = root.openDB({ name: 'entities', sharedStructuresKey: Symbol.for('structures'), maxSharedStructures: 4_000 } as never)
@@ -103,7 +107,7 @@ export function openReadStore(folder: string, refColumns: RefColumns, keyKinds: 
   const dependents: Database<string[], IndexKey> = root.openDB({ name: 'dependents' })
   const refSets: Database<number, IndexKey> = root.openDB({ name: 'refSets' })
   if (meta.get('format') !== STORE_FORMAT) {
-    // Written in an older layout: start again, empty, under a new id (so a new consumer group reads the topics from the beginning).
+    // A new file: record its layout; a new id names a new consumer group, which reads the topics from the beginning.
     for (const db of [entities, refs, lists, listCounts, offsets, epochs, rendered, stale, dependsOn, dependents, refSets, meta] as { clearSync(): void }[]) db.clearSync()
     meta.putSync('format', STORE_FORMAT)
   }
