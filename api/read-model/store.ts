@@ -17,10 +17,10 @@
  *   dependsOn [resource, key]          → what its rendered detail read: rows [resource, key] and ref sets [resource, column, value]
  *   dependents ['r', resource, key] | ['f', resource, column, value] → [`resource|key`…] of rendered details that read it
  *   refSets   [resource, column, value] → a counter bumped whenever a key joins or leaves that ref set
- * Transactions that write read by point lookups only: a range read (cursor) inside one returned
- * undecodable keys now and then (lmdb-js reuses one key buffer).
  *   meta      'storeId'                 → random id naming this store's consumer group; 'format' → STORE_FORMAT
  * A delete keeps its version, so an older event replayed later cannot bring the row back.
+ * Transactions that write read by point lookups only: a range read (cursor) inside one returned
+ * undecodable keys now and then (lmdb-js reuses one key buffer).
  */
 import { randomUUID } from 'node:crypto'
 import { mkdirSync, readdirSync, rmSync } from 'node:fs'
@@ -69,7 +69,7 @@ export interface ReadStore {
   close(): Promise<void>
 }
 
-/** A rendered detail and what it was built from, as read (versions of rows, keys of ref sets). */
+/** A rendered detail and what it was built from, as read (versions of rows, counters of ref sets). */
 export interface RenderedDetail {
   resource: string
   key: Key
@@ -146,7 +146,7 @@ export function openReadStore(folder: string, refColumns: RefColumns, keyKinds: 
   }
 
   const keyOf = (resource: string, key: Key): Key => (keyKinds.get(resource) === 'int' ? Number(key) : key)
-  // `resource|key` (a NUL would end the string in the key encoding of dupSort values; names hold no '|').
+  // A rendered detail as `resource|key` (resource names hold no '|').
   const dependentName = (resource: string, key: Key) => `${resource}|${key}`
   const fromDependentName = (name: string): [string, Key] => { const i = name.indexOf('|'); const r = name.slice(0, i); return [r, keyOf(r, name.slice(i + 1))] }
   /** A rendered detail is dropped (so requests build it) and queued to be rendered again (inside apply). */
@@ -175,7 +175,7 @@ export function openReadStore(folder: string, refColumns: RefColumns, keyKinds: 
   return {
     storeId,
     get(resource, key) {
-      const s = entities.get([resource, keyKinds.get(resource) === 'int' ? Number(key) : key])
+      const s = entities.get([resource, keyOf(resource, key)])
       return s && !s.d ? s.row : undefined
     },
     keysWhere(resource, column, value) {
@@ -199,17 +199,19 @@ export function openReadStore(folder: string, refColumns: RefColumns, keyKinds: 
       const changed = new Set<string>()
       await root.transaction(() => {
         for (const { resource, event } of events) {
-          const key: Key = keyKinds.get(resource) === 'int' ? Number(event.key) : event.key
+          const key = keyOf(resource, event.key)
           const old = entities.get([resource, key])
           if (old && old.v >= event.version) continue
           const before = refPairs(resource, old?.row)
           const after = event.op === 'upsert' ? refPairs(resource, event.entity!) : []
           const keep = new Set(after.map(([c, v]) => `${c}\u0000${v}`))
-          for (const [c, v] of before) if (!keep.has(`${c}\u0000${v}`)) refs.remove([resource, c, v], key)
           const had = new Set(before.map(([c, v]) => `${c}\u0000${v}`))
-          for (const [c, v] of after) if (!had.has(`${c}\u0000${v}`)) refs.put([resource, c, v], key)
+          const left = before.filter(([c, v]) => !keep.has(`${c}\u0000${v}`))
+          const joined = after.filter(([c, v]) => !had.has(`${c}\u0000${v}`))
+          for (const [c, v] of left) refs.remove([resource, c, v], key)
+          for (const [c, v] of joined) refs.put([resource, c, v], key)
           if (renderedResources.has(resource)) markStale(resource, key)
-          markDependents(resource, key, [...before.filter(([c, v]) => !keep.has(`${c}\u0000${v}`)), ...after.filter(([c, v]) => !had.has(`${c}\u0000${v}`))])
+          markDependents(resource, key, [...left, ...joined])
           const listsBefore = listKeys(resource, old?.d ? undefined : old?.row, key)
           const listsAfter = event.op === 'upsert' ? listKeys(resource, event.entity!, key) : []
           for (const k of listsBefore) if (!listsAfter.some((n) => sameKey(n, k))) { lists.remove(k); countIn(k, -1) }
