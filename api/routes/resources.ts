@@ -59,9 +59,11 @@ export function registerResourceRoutes(app: FastifyInstance, deps: {
   const { catalogue: cat, db, serializers, listCache } = deps
   const readers = new Map<string, ResourceReader>()
   const contextOf = (req: FastifyRequest, version: 'v3' | 'v4'): RequestContext => ({ db, catalogue: cat, origin: requestOrigin(req), version, user: req.user, source: deps.source, lists: deps.lists, objects: deps.objects })
+  const renderedResources = renderedResourcesOf(cat)
   for (const r of cat.resources.filter((x) => x.api)) {
     const baseDeps = serializedFrom(cat, r, deps.overlayDeps)
-    const reader = compileReader(cat, r, serializers.get(r.name)!, db.database, { objectDeps: baseDeps, rendered: renderedResourcesOf(cat).has(r.name) ? deps.rendered : undefined })
+    const rendered = renderedResources.has(r.name) ? deps.rendered : undefined
+    const reader = compileReader(cat, r, serializers.get(r.name)!, db.database, { objectDeps: baseDeps, rendered })
     readers.set(r.name, reader)
     const describe = compileDescription(cat, r)
     /** A list answer as JSON bytes, from the cache while nothing it was built from has changed. */
@@ -90,7 +92,7 @@ export function registerResourceRoutes(app: FastifyInstance, deps: {
       // start). Partial: `fields`/`omit` may leave keys out. Other renderings take the object.
       let detailSchema: ReturnType<typeof resourceSchema> | undefined
       const detailTexts = new WeakMap<object, string>()
-      const renderedOf = version === 'v4' && deps.rendered && renderedResourcesOf(cat).has(r.name) ? deps.rendered : undefined
+      const renderedOf = version === 'v4' ? rendered : undefined
       app.get(`${base}:id/`, { config: { ...config, describe: () => describe('Instance') } }, async (req, reply) => {
         const { id } = req.params as { id: string }
         // The plain JSON of a rendered resource, with no query (fields, omit): the text kept for it.
