@@ -45,6 +45,27 @@ function withParams(url: URL, set: Record<string, string | null>): string {
 }
 
 /**
+ * Each row's object from `take`, or else from one `make` call for all the rows it lacked (in their
+ * order); `made` sees each object `make` returned.
+ */
+async function takeOrMake(rows: Row[], take: (row: Row) => Record<string, unknown> | undefined,
+  make: (rows: Row[]) => Promise<Record<string, unknown>[]>, made?: (row: Row, obj: Record<string, unknown>) => void): Promise<Record<string, unknown>[]> {
+  const out: Record<string, unknown>[] = new Array(rows.length)
+  const missing: Row[] = []
+  const at: number[] = []
+  for (let i = 0; i < rows.length; i++) {
+    const obj = take(rows[i])
+    if (obj) out[i] = obj
+    else { missing.push(rows[i]); at.push(i) }
+  }
+  if (missing.length) {
+    const objs = await make(missing)
+    for (let j = 0; j < objs.length; j++) { out[at[j]] = objs[j]; made?.(missing[j], objs[j]) }
+  }
+  return out
+}
+
+/**
  * `objectDeps`: the resources a serialized object of `r` is built from (dependencies.ts
  * `serializedFrom`); given, objects are kept in the context's object cache between requests.
  * `rendered`: v4 objects of rows the read model keeps rendered are taken from their texts.
@@ -128,40 +149,22 @@ export function compileReader(cat: Catalogue, r: ResourceDef, serializer: Serial
    */
   async function serialize(rows: Row[], ctx: RequestContext): Promise<Record<string, unknown>[]> {
     const rendered = ctx.version === 'v4' ? opts.rendered : undefined
-    if (!ctx.objects || !objectDeps) return rendered ? fromTexts(rows, ctx, rendered) : serializer(rows, ctx)
+    const make = (missing: Row[]) => (rendered ? fromTexts(missing, ctx, rendered) : serializer(missing, ctx))
+    if (!ctx.objects || !objectDeps) return make(rows)
     const lease = ctx.objects.lease(r.name, objectDeps, ctx.version, ctx.origin)
-    const out: Record<string, unknown>[] = new Array(rows.length)
-    const missing: Row[] = []
-    const at: number[] = []
-    for (let i = 0; i < rows.length; i++) {
-      const obj = lease.get(rows[i][r.key])
-      if (obj) out[i] = obj
-      else { missing.push(rows[i]); at.push(i) }
-    }
-    if (missing.length) {
-      const made = rendered ? await fromTexts(missing, ctx, rendered) : await serializer(missing, ctx)
-      for (let j = 0; j < made.length; j++) { out[at[j]] = made[j]; lease.put(missing[j][r.key], made[j]) }
-      lease.end()
-    }
+    const out = await takeOrMake(rows, (row) => lease.get(row[r.key]), make, (row, obj) => lease.put(row[r.key], obj))
+    lease.end()
     return out
   }
 
   /** Objects parsed from the rows' rendered texts; rows without one are built. */
-  async function fromTexts(rows: Row[], ctx: RequestContext, rendered: NonNullable<typeof opts.rendered>): Promise<Record<string, unknown>[]> {
-    const out: Record<string, unknown>[] = new Array(rows.length)
-    const missing: Row[] = []
-    const at: number[] = []
-    for (let i = 0; i < rows.length; i++) {
-      const text = rendered(r.name, rows[i][r.key] as string | number)
-      if (text === undefined) { missing.push(rows[i]); at.push(i); continue }
+  function fromTexts(rows: Row[], ctx: RequestContext, rendered: NonNullable<typeof opts.rendered>): Promise<Record<string, unknown>[]> {
+    return takeOrMake(rows, (row) => {
+      const text = rendered(r.name, row[r.key] as string | number)
+      if (text === undefined) return undefined
       const json = withOrigin(text, ctx.origin)
-      out[i] = rememberJson(JSON.parse(json) as Record<string, unknown>, json)
-    }
-    if (missing.length) {
-      const built = await serializer(missing, ctx)
-      for (let j = 0; j < built.length; j++) out[at[j]] = built[j]
-    }
-    return out
+      return rememberJson(JSON.parse(json) as Record<string, unknown>, json)
+    }, (missing) => serializer(missing, ctx))
   }
 
   async function render(rows: Row[], req: ListRequest, ctx: RequestContext) {
