@@ -6,7 +6,6 @@
  */
 import t from 'tap'
 import { loadConfig } from '../../core/config.js'
-import { createDb } from '../../core/clickhouse.js'
 import { sql, ident } from '../../core/sql.js'
 import { parseQuery } from '../../domain/search/parse.js'
 import { compileMatcher } from '../../domain/search/matcher.js'
@@ -14,6 +13,7 @@ import { analyzeDocument, type AnalyzedDoc, type SearchDocument } from '../../do
 import { scoreDocument } from '../../domain/search/bm25.js'
 import { searchTableDdl, toIndexRows, indexColumns, searchSql, countSql, statsSql, expansionSql, refreshSql, type SearchStats } from '../../domain/search/to-sql.js'
 import { writeIndexRows } from '../../streams/search/indexer.js'
+import { scratchDatabase } from '../helpers/scratch-db.js'
 
 const cfg = loadConfig()
 const DB = `t_search_agree_${process.pid}_${Date.now().toString(36)}`
@@ -63,14 +63,7 @@ function randomQuery(depth = 0): string {
 }
 
 t.test('the matcher and ClickHouse return the same documents, counts and scores', async (t) => {
-  const root = createDb(cfg, { useDatabase: false })
-  const db = createDb(cfg, { database: DB })
-  t.teardown(async () => {
-    await root.command(sql`DROP DATABASE IF EXISTS ${ident(DB)}`).catch(() => {})
-    await db.close()
-    await root.close()
-  })
-  await root.command(sql`CREATE DATABASE ${ident(DB)}`)
+  const db = await scratchDatabase(t, DB)
   for (const q of searchTableDdl('o', { database: DB })) await db.command(q)
 
   // version 1 of 120 documents, then 30 replaced (version 2, inserted twice) and 15 deleted (version 3), in separate inserts
@@ -130,15 +123,8 @@ t.test('the matcher and ClickHouse return the same documents, counts and scores'
 })
 
 t.test('a layout-1 index (postings through a Null table, a version per posting) is migrated in place by the DDL', async (t) => {
-  const root = createDb(cfg, { useDatabase: false })
   const name = `${DB}_m`
-  const db = createDb(cfg, { database: name })
-  t.teardown(async () => {
-    await root.command(sql`DROP DATABASE IF EXISTS ${ident(name)}`).catch(() => {})
-    await db.close()
-    await root.close()
-  })
-  await root.command(sql`CREATE DATABASE ${ident(name)}`)
+  const db = await scratchDatabase(t, name)
   const statements = searchTableDdl('o', { database: name })
   await db.command(statements[0]) // the documents table is the same in both layouts
   // layout 1 as it was created (the ingest table and its views stand for what a deployment has)

@@ -15,25 +15,18 @@
  */
 import t, { type Test } from 'tap'
 import { loadConfig } from '../../core/config.js'
-import { createDb } from '../../core/clickhouse.js'
 import { sql, ident } from '../../core/sql.js'
 import { parseQuery } from '../../domain/search/parse.js'
 import { analyzeDocument } from '../../domain/search/document.js'
 import { searchTableDdl, toIndexRows, searchSql, countSql, statsSql, refreshSql, type SearchStats } from '../../domain/search/to-sql.js'
 import { writeIndexRows } from '../../streams/search/indexer.js'
+import { scratchDatabase } from '../helpers/scratch-db.js'
 
 const cfg = loadConfig()
 const DB = `t_issue9_${process.pid}_${Date.now().toString(36)}`
 
 t.test('a document indexed again stays findable by its columns while its new version is not current yet', async (t) => {
-  const root = createDb(cfg, { useDatabase: false })
-  const db = createDb(cfg, { database: DB })
-  t.teardown(async () => {
-    await root.command(sql`DROP DATABASE IF EXISTS ${ident(DB)}`).catch(() => {})
-    await db.close()
-    await root.close()
-  })
-  await root.command(sql`CREATE DATABASE ${ident(DB)}`)
+  const db = await scratchDatabase(t, DB)
   for (const q of searchTableDdl('o', { database: DB })) await db.command(q)
 
   const smith = analyzeDocument('o', { id: 2, case_name: 'Smith v. Jones', court_id: 'ca1', date_filed: '1990-03-01', text: 'Counsel relied on Miranda.' })
