@@ -28,7 +28,7 @@ import { newWebhookSecret, EVENT_TYPES } from '../../domain/webhooks/index.js'
 import { sql, ident } from '../../core/sql.js'
 import { createUser } from '../../bin/users.js'
 import { gatewayOf } from '../../bin/runtime.js'
-import { sourceStack } from '../helpers/source-stack.js'
+import { sourceStack, documentFetch } from '../helpers/source-stack.js'
 
 t.test('issue 10: what was published just before a fetch request is seen by the fetcher', async (t) => {
   const receiver = await startWebhookReceiver({ default: ok() })
@@ -64,12 +64,7 @@ t.test('issue 10: what was published just before a fetch request is seen by the 
   const releaseIfDone = () => { if (requestDone()) gates.release() }
   fetcher.consumer.on(fetcher.consumer.events.END_BATCH_PROCESS, ({ payload }) => { ended.push(payload); releaseIfDone() })
   const requestFetch = async (id: number, doc: number) => {
-    request = await pub.write('archive-fetch', { upsert: {
-      id, user_id: userId, date_created: ts, date_modified: ts, date_completed: null, status: 1, message: '', request_type: 2,
-      court_id: null, docket_id: null, archive_document_id: doc, records_username: '', records_password: '', client_code: '',
-      records_case_id: '', docket_number: '', de_date_start: null, de_date_end: null, de_number_start: null, de_number_end: null,
-      show_parties_and_counsel: false, show_terminated_parties: false, show_list_of_member_cases: false,
-    } })
+    request = await pub.write('archive-fetch', { upsert: documentFetch(id, userId, doc, ts) })
     releaseIfDone()
   }
 

@@ -9,7 +9,7 @@
  * The consumers here run with a 6 s session timeout (the broker's minimum) and their batch is held
  * for 20 s: without heartbeats the member is certainly evicted; with them it is never.
  */
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { testStack, waitFor } from '../helpers/stack.js'
 import { startStream, keepAlive, BatchGivenUp, type StreamDef, type ConsumerTimeouts } from '../../streams/runner.js'
@@ -21,11 +21,24 @@ import { commandTopic, dlqTopic, entityTopic, groupId } from '../../schemas/even
 import { startArchiveFetcher } from '../../streams/alerts/archive-fetch.js'
 import { openWebhookQueue } from '../../schemas/events/webhook-queue.js'
 import type { RecordsGateway } from '../../connectors/records-gateway.js'
-import { startFakeRecords } from '../helpers/fake-records.js'
-import { gatewayOf } from '../../bin/runtime.js'
-import { createUser } from '../../bin/users.js'
+import { gatewayOf, type Runtime } from '../../bin/runtime.js'
 import { sql, ident } from '../../core/sql.js'
-import { sourceStack } from '../helpers/source-stack.js'
+import { archiveFetchStack, documentFetch } from '../helpers/source-stack.js'
+
+/** A plain topic of the test's own holding `count` events (0, 1, …), its group's name, and an admin client. */
+async function topicWithEvents(t: Test, rt: Runtime, name: string, count: number) {
+  const topic = commandTopic(rt.cfg, name)
+  const group = `${rt.cfg.topicPrefix}${name}`
+  const admin = rt.kafka.admin()
+  await admin.connect()
+  t.teardown(() => admin.disconnect())
+  await ensureTopics(admin, [plainTopic(topic)])
+  const producer = rt.kafka.producer()
+  await producer.connect()
+  await producer.send({ topic, messages: Array.from({ length: count }, (_, i) => ({ key: String(i), value: String(i) })) })
+  await producer.disconnect()
+  return { topic, group, admin }
+}
 
 const SHORT: ConsumerTimeouts = { sessionTimeout: 6_000, heartbeatInterval: 500, rebalanceTimeout: 12_000 }
 /** Well over the session timeout. */
@@ -33,16 +46,7 @@ const HOLD_MS = 20_000
 
 t.test('a sink slower than the session timeout keeps its membership and commits its batch once', async (t) => {
   const rt = await testStack(t)
-  const topic = commandTopic(rt.cfg, 'slow-sink')
-  const group = `${rt.cfg.topicPrefix}slow-sink`
-  const admin = rt.kafka.admin()
-  await admin.connect()
-  t.teardown(() => admin.disconnect())
-  await ensureTopics(admin, [plainTopic(topic)])
-  const producer = rt.kafka.producer()
-  await producer.connect()
-  await producer.send({ topic, messages: Array.from({ length: 10 }, (_, i) => ({ key: String(i), value: String(i) })) })
-  await producer.disconnect()
+  const { topic, group, admin } = await topicWithEvents(t, rt, 'slow-sink', 10)
 
   const written: number[] = []
   let calls = 0
@@ -72,16 +76,7 @@ t.test('a sink slower than the session timeout keeps its membership and commits 
 
 t.test('a wait made with keepAlive gives its batch up once the group rebalances, and the batch is consumed again', async (t) => {
   const rt = await testStack(t)
-  const topic = commandTopic(rt.cfg, 'stale-wait')
-  const group = `${rt.cfg.topicPrefix}stale-wait`
-  const admin = rt.kafka.admin()
-  await admin.connect()
-  t.teardown(() => admin.disconnect())
-  await ensureTopics(admin, [plainTopic(topic)])
-  const producer = rt.kafka.producer()
-  await producer.connect()
-  await producer.send({ topic, messages: Array.from({ length: 5 }, (_, i) => ({ key: String(i), value: String(i) })) })
-  await producer.disconnect()
+  const { topic, group, admin } = await topicWithEvents(t, rt, 'stale-wait', 5)
 
   // The first member's wait never ends by itself; a second member joining makes its batch stale.
   let givenUp = 0
@@ -143,15 +138,7 @@ t.test('the search indexer waiting for a table sink slower than its session time
 })
 
 t.test('the archive fetcher waiting on a gateway slower than its session timeout is not evicted, and buys once', async (t) => {
-  const records = await startFakeRecords({ username: 'svc', password: 'secret' })
-  t.teardown(() => records.close())
-  const { rt, stops, ts, pub } = await sourceStack(t, { LDS_RECORDS_URL: records.url, LDS_RECORDS_USERNAME: 'svc', LDS_RECORDS_PASSWORD: 'secret' })
-  const { id: userId } = await createUser(rt, 'ann')
-  const sink = await startTableSink(rt)
-  stops.push(() => sink.stop())
-  records.addDocument({ court: 'nysd', records_case_id: '88', records_doc_id: '0888', pageCount: 2 })
-  await pub.upsert('dockets', { id: 8, court_id: 'nysd', case_name: 'Doe v. Acme', records_case_id: '88', docket_number: '1:26-cv-8', source: 0, date_created: ts, date_modified: ts })
-  await pub.upsert('archive-documents', { id: 80, docket_entry_id: 800, docket_id: 8, document_number: '1', records_doc_id: '0888', is_available: false, description: 'Complaint', date_created: ts, date_modified: ts })
+  const { rt, stops, ts, pub, userId, documentId, records } = await archiveFetchStack(t, 8)
   await pub.flush()
 
   // The gateway answers after HOLD_MS.
@@ -170,12 +157,7 @@ t.test('the archive fetcher waiting on a gateway slower than its session timeout
   fetcher.consumer.on(fetcher.consumer.events.GROUP_JOIN, () => { joins++ })
   fetcher.consumer.on(fetcher.consumer.events.CRASH, () => { crashes++ })
 
-  await pub.upsert('archive-fetch', {
-    id: 3001, user_id: userId, date_created: ts, date_modified: ts, date_completed: null, status: 1, message: '', request_type: 2,
-    court_id: null, docket_id: null, archive_document_id: 80, records_username: '', records_password: '', client_code: '',
-    records_case_id: '', docket_number: '', de_date_start: null, de_date_end: null, de_number_start: null, de_number_end: null,
-    show_parties_and_counsel: false, show_terminated_parties: false, show_list_of_member_cases: false,
-  })
+  await pub.upsert('archive-fetch', documentFetch(3001, userId, documentId, ts))
   await pub.flush()
   await waitFor(async () => fetching > 0, 'the fetcher calling the gateway')
   const joinsBefore = joins
