@@ -65,7 +65,7 @@ export function createDetailRenderer(deps: {
   store: ReadStore; catalogue: Catalogue; serializers: Map<string, Serializer>; refColumns: RefColumns; db: Db; log: Logger
 }): DetailRenderer {
   const { store, catalogue: cat } = deps
-  const byStorage = new Map(renderable(cat).map((r) => [r.name, r]))
+  const byName = new Map(renderable(cat).map((r) => [r.name, r]))
   const stringify = new Map<string, (obj: unknown) => string>()
   const stringifierOf = (r: ResourceDef) => {
     let s = stringify.get(r.name)
@@ -79,7 +79,7 @@ export function createDetailRenderer(deps: {
   async function render(resource: string, key: string | number): Promise<RenderedDetail> {
     const rows: RenderedDetail['rows'][number][] = []
     const refs: RenderedDetail['refs'][number][] = []
-    const r = byStorage.get(resource)
+    const r = byName.get(resource)
     const own = store.stored(resource, key)
     rows.push({ resource, key, v: own?.v ?? -1 })
     if (!r || !own?.row || refused.has(resource)) return { resource, key, rows, refs }
