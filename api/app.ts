@@ -11,7 +11,7 @@ import { systemClock, type Clock } from '../core/clock.js'
 import type { Catalogue } from '../schemas/catalogue/index.js'
 import { installErrorHandling } from './plugins/errors.js'
 import { installNegotiation } from './plugins/negotiation.js'
-import { installRequestLog } from './plugins/request-log.js'
+import { installRequestLog, lazyRequestLogger } from './plugins/request-log.js'
 import { installAuth } from './plugins/auth.js'
 import { installBodyParsers } from './plugins/body.js'
 import { createCitationThrottle, parseRate } from './plugins/citation-throttle.js'
@@ -65,6 +65,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     loggerInstance: deps.log.child({ component: 'api' }) as unknown as FastifyBaseLogger,
     // One line per request at debug and a summary per minute at info (plugins/request-log.ts).
     logController: new LogController({ disableRequestLogging: true }),
+    childLoggerFactory: lazyRequestLogger,
     trustProxy: true,
     // Long ids reach the routes and get the reference's 404 rather than the router's own 414.
     routerOptions: { maxParamLength: 8192 },

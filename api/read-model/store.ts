@@ -101,6 +101,11 @@ export function openReadStore(folder: string, refColumns: RefColumns, keyKinds: 
   const offsets: Database<string, [string, number]> = root.openDB({ name: 'offsets' })
   const meta: Database<string, string> = root.openDB({ name: 'meta' })
   const epochs: Database<number, string> = root.openDB({ name: 'epochs' })
+  // Epochs are read at most once per turn of the event loop (every request of a turn would read the
+  // same counters; lmdb-js's own read snapshot lasts a turn too). This process's writes forget them.
+  const epochMemo = new Map<string, number>()
+  let memoClearing = false
+  const forgetEpochs = () => { epochMemo.clear(); memoClearing = false }
   const rendered: Database<string, [string, Key]> = root.openDB({ name: 'rendered' })
   const stale: Database<1, [string, Key]> = root.openDB({ name: 'stale' })
   const dependsOn: Database<IndexKey[], [string, Key]> = root.openDB({ name: 'dependsOn' })
@@ -223,6 +228,7 @@ export function openReadStore(folder: string, refColumns: RefColumns, keyKinds: 
         for (const r of changed) epochs.put(r, (epochs.get(r) ?? 0) + 1)
         for (const o of reached) offsets.put([o.topic, o.partition], o.offset)
       })
+      if (changed.size) epochMemo.clear()
       return applied
     },
     stored(resource, key) { return entities.get([resource, keyOf(resource, key)]) },
@@ -260,7 +266,15 @@ export function openReadStore(folder: string, refColumns: RefColumns, keyKinds: 
       return stored
     },
     offset: (topic, partition) => offsets.get([topic, partition]),
-    epoch: (resource) => epochs.get(resource) ?? 0,
+    epoch(resource) {
+      let e = epochMemo.get(resource)
+      if (e === undefined) {
+        e = epochs.get(resource) ?? 0
+        epochMemo.set(resource, e)
+        if (!memoClearing) { memoClearing = true; setImmediate(forgetEpochs) }
+      }
+      return e
+    },
     close: () => root.close(),
   }
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { Kafka } from 'kafkajs'
 import type { Db } from '../../core/clickhouse.js'
-import { metricsRegistry, httpRequests } from '../../core/metrics.js'
+import { metricsRegistry, countRequest } from '../../core/metrics.js'
 
 /** /healthz checks the dependencies reads and writes need; /metrics serves Prometheus text. */
 export function registerHealth(app: FastifyInstance, deps: { db: Db; kafka?: Kafka }): void {
@@ -17,7 +17,7 @@ export function registerHealth(app: FastifyInstance, deps: { db: Db; kafka?: Kaf
   })
   app.get('/metrics', async (_req, reply) => reply.type(metricsRegistry.contentType).send(await metricsRegistry.metrics()))
   app.addHook('onResponse', (req, reply, done) => {
-    httpRequests.inc({ method: req.method, route: req.routeOptions?.url ?? 'unmatched', status: String(reply.statusCode) })
+    countRequest(req.method, req.routeOptions?.url ?? 'unmatched', reply.statusCode)
     done()
   })
 }

@@ -151,7 +151,11 @@ t.test('read API', async (t) => {
 
   t.test('health and metrics', async (t) => {
     t.match(await get('/healthz'), { status: 200, body: { status: 'ok', checks: { clickhouse: 'ok' } } })
-    const m = await app.inject('/metrics')
-    t.match(m.body, /lds_http_requests_total/)
+    const healthz = (body: string) => Number(/lds_http_requests_total\{method="GET",route="\/healthz",status="200"\} (\d+)/.exec(body)?.[1])
+    const first = healthz((await app.inject('/metrics')).body)
+    t.ok(first >= 1, 'a health check is counted by method, route and status')
+    await get('/healthz')
+    await get('/healthz')
+    t.equal(healthz((await app.inject('/metrics')).body), first + 2, 'each scrape shows the total so far, not what came since the last')
   })
 })
