@@ -8,6 +8,7 @@
  *    each chunk as the search indexer does: batches of --batch documents, analyzeDocument +
  *    toIndexRows (postings grouped per batch) + writeIndexRows (the postings as one Native block,
  *    the document rows as another insert) per batch, up to --inflight batches' inserts in flight.
+ *    Each batch has its own version, as each chunk the indexer writes has.
  *    Generation is not timed; the index rate is documents / time spent indexing (analysis, rows,
  *    inserts, materialized views), background merges excluded but running. The same rows are
  *    written to a CSV file for the peer.
@@ -118,7 +119,9 @@ async function loadClickHouse(db: Db, samples: string[][]): Promise<LoadResult> 
     const inflight: Promise<void>[] = []
     for (let i = 0; i < docs.length; i += BATCH) {
       const c0 = cpuMs()
-      const analyzed = docs.slice(i, i + BATCH).map((d) => ({ doc: analyzeDocument(TYPE, d as unknown as SearchDocument), version: 1 }))
+      // a version per batch, as the indexer gives each chunk it writes (createVersioner)
+      const version = first + i
+      const analyzed = docs.slice(i, i + BATCH).map((d) => ({ doc: analyzeDocument(TYPE, d as unknown as SearchDocument), version }))
       const c1 = cpuMs()
       const rows = toIndexRows(TYPE, analyzed)
       analyzeCpu += c1 - c0
