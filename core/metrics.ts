@@ -18,18 +18,21 @@ export const sinkInsertSeconds = new client.Histogram({
 })
 /** API requests by method, route and status, tallied in a plain map and handed to prom-client when
  * scraped: prom-client's label lookup on every request cost a detail GET more than the count. */
-const requestTally = new Map<string, { labels: { method: string; route: string; status: string }; n: number }>()
+const requestTally = new Map<string, Map<number, { labels: { method: string; route: string; status: string }; n: number }>>()
 export function countRequest(method: string, route: string, status: number): void {
-  const key = `${method} ${status} ${route}`
-  const entry = requestTally.get(key)
+  // GETs (nearly every request) by route alone, so no key is built per request; routes start with '/'.
+  const key = method === 'GET' ? route : `${method} ${route}`
+  let byStatus = requestTally.get(key)
+  if (!byStatus) requestTally.set(key, (byStatus = new Map()))
+  const entry = byStatus.get(status)
   if (entry) entry.n++
-  else requestTally.set(key, { labels: { method, route, status: String(status) }, n: 1 })
+  else byStatus.set(status, { labels: { method, route, status: String(status) }, n: 1 })
 }
 export const httpRequests = new client.Counter({
   name: 'lds_http_requests_total', help: 'API requests by route and status.', labelNames: ['method', 'route', 'status'], registers: [metricsRegistry],
   collect() {
     this.reset()
-    for (const { labels, n } of requestTally.values()) this.inc(labels, n)
+    for (const byStatus of requestTally.values()) for (const { labels, n } of byStatus.values()) this.inc(labels, n)
   },
 })
 export const sinkRetries = new client.Counter({
