@@ -2,7 +2,7 @@
 # A newcomer's first run, checked: clone this repository into a temporary folder, run the README's
 # `npm start` there with nothing installed, and check that it ends with the API up, the sample
 # loaded, the citation network complete (every opinion linked), and no warning or error in the log;
-# then Ctrl-C stops it. Infrastructure already running on the default ports is reused (the clone's
+# then a SIGTERM to npm stops all of it. Infrastructure already running on the default ports is reused (the clone's
 # `npm start` leaves it alone); the clone gets its own topic prefix and database, removed at the end.
 #
 #   bash test/fresh-clone.sh            (what `npm test` runs last)
@@ -35,8 +35,7 @@ cd "$work/lds"
 
 echo "[fresh-clone] npm start (installs what is missing, loads the sample) …"
 started=$(date +%s)
-# In a process group of its own, so that Ctrl-C can be sent as a terminal sends it: to the whole group
-# (npm, its shell, tsx and node). A signal to npm alone is not passed on through `sh -c`.
+# In a process group of its own, so that what is left of it can be found and stopped at the end.
 setsid npm start >"$log" 2>&1 &
 pid=$!
 until grep -q 'API: http' "$log"; do
@@ -56,6 +55,10 @@ edges=$(curl -fsS "$clickhouse/" --data-binary "SELECT count() FROM \`$run\`.opi
 echo "[fresh-clone] opinions $opinions, linked by the citation network $linked, edges $edges"
 [ "$opinions" -ge 10000 ] && [ "$linked" = "$opinions" ] && [ "$edges" -gt 0 ] || { echo "[fresh-clone] the citation network is not complete"; fail=1; }
 
-kill -INT -- "-$pid"; wait "$pid" || true; pid=""
-grep -q 'stopping the API and processors' "$log" || { echo "[fresh-clone] Ctrl-C did not stop it cleanly"; tail -20 "$log"; fail=1; }
+# Stopped as a supervisor stops it: SIGTERM to npm alone (a terminal's Ctrl-C, to the whole group, is
+# test/unit/core/shutdown.test.ts's). npm passes it to its script, which must be the service itself.
+kill -TERM "$pid"; wait "$pid" || true
+grep -q 'stopping the API and processors' "$log" && grep -q 'table-sink.*stream stopped' "$log" || { echo "[fresh-clone] SIGTERM to npm did not stop it cleanly"; tail -20 "$log"; fail=1; }
+for _ in $(seq 1 20); do pgrep -g "$pid" >/dev/null || break; sleep 0.5; done
+if pgrep -g "$pid" >/dev/null; then echo "[fresh-clone] processes left running after npm stopped:"; ps -o pid,args -g "$pid"; fail=1; else pid=""; fi
 [ $fail = 0 ] && echo "[fresh-clone] ok" || exit 1

@@ -1,0 +1,70 @@
+/**
+ * Stopping a service with signals, as users and supervisors send them: one Ctrl-C (or SIGTERM)
+ * stops it cleanly; the same Ctrl-C delivered twice at once (the terminal's and npm's) still does;
+ * Ctrl-C pressed again later exits at once; and a SIGTERM to the shell npm runs a script with
+ * reaches the service (`exec` in package.json's scripts).
+ */
+import t from 'tap'
+import { spawn, type ChildProcess } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..')
+const child = path.join(root, 'test/helpers/shutdown-child.ts')
+
+interface Run { proc: ChildProcess; out: () => string; ready: Promise<void>; exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }> }
+
+function run(command: string, args: string[], stopMs: number): Run {
+  const proc = spawn(command, args, { cwd: root, env: { ...process.env, STOP_MS: String(stopMs) }, stdio: ['ignore', 'pipe', 'inherit'] })
+  let out = ''
+  const ready = new Promise<void>((resolve) => proc.stdout!.on('data', (d: Buffer) => { out += d.toString(); if (out.includes('ready')) resolve() }))
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal })))
+  return { proc, out: () => out, ready, exited }
+}
+const service = (stopMs: number) => run(process.execPath, ['--import', 'tsx', child], stopMs)
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+t.test('one SIGINT or SIGTERM stops it cleanly', async (t) => {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    const s = service(300)
+    await s.ready
+    s.proc.kill(signal)
+    t.same(await s.exited, { code: 0, signal: null }, `${signal}: exit 0`)
+    t.match(s.out(), /stopping\nstopped\n/, `${signal}: the stop ran to its end`)
+  }
+})
+
+t.test('the same Ctrl-C delivered twice at once stops it cleanly', async (t) => {
+  const s = service(1500)
+  await s.ready
+  s.proc.kill('SIGINT')
+  await sleep(50)
+  s.proc.kill('SIGINT')
+  t.same(await s.exited, { code: 0, signal: null }, 'exit 0')
+  t.match(s.out(), /stopped/, 'the stop ran to its end')
+})
+
+t.test('Ctrl-C pressed again a moment later exits at once', async (t) => {
+  const s = service(10_000)
+  await s.ready
+  s.proc.kill('SIGINT')
+  await sleep(1200)
+  const at = Date.now()
+  s.proc.kill('SIGINT')
+  t.same(await s.exited, { code: 130, signal: null }, 'exit 130')
+  t.ok(Date.now() - at < 2000, 'without waiting for the stop')
+  t.notMatch(s.out(), /stopped/, 'the stop was cut short')
+})
+
+t.test('a SIGTERM to the shell of an npm script reaches the service', async (t) => {
+  const scripts = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts as Record<string, string>
+  for (const name of ['start', 'lds']) t.match(scripts[name], /^exec node --import tsx /, `npm ${name} replaces its shell with node`)
+  // npm runs a script as `sh -c <script>` and signals that shell; without exec the shell would
+  // take the signal and leave the service running.
+  const s = run('sh', ['-c', `exec node --import tsx ${child}`], 300)
+  await s.ready
+  s.proc.kill('SIGTERM')
+  t.same(await s.exited, { code: 0, signal: null }, 'exit 0')
+  t.match(s.out(), /stopped/, 'the stop ran to its end')
+})
