@@ -82,6 +82,23 @@ export interface RenderedDetail {
 /** The layout of the values; a store in another layout is rebuilt from the topics. */
 const STORE_FORMAT = '6'
 
+/**
+ * The text of a msgpack string (fixstr, str 8/16/32) read straight from its bytes, or undefined if
+ * they hold something else. A rendered detail is such a string; msgpackr's decoding of it cost a
+ * detail GET about 0.7 µs of its ~25, UTF-8 decoding alone about 0.15. `bytes` may be lmdb-js's
+ * reused buffer, whose length is the value's but whose memory is longer: bounds are explicit.
+ */
+export function msgpackText(bytes: Buffer): string | undefined {
+  const type = bytes[0]
+  let start: number, length: number
+  if (type >= 0xa0 && type <= 0xbf) { start = 1; length = type & 0x1f }
+  else if (type === 0xd9) { start = 2; length = bytes[1] }
+  else if (type === 0xda) { start = 3; length = (bytes[1] << 8) | bytes[2] }
+  else if (type === 0xdb) { start = 5; length = ((bytes[1] << 24) >>> 0) + ((bytes[2] << 16) | (bytes[3] << 8) | bytes[4]) }
+  else return undefined
+  return start + length === bytes.length ? bytes.toString('utf8', start, start + length) : undefined
+}
+
 /** How each resource's key is typed: integer keys are stored as numbers, so fk values find them. */
 export type KeyKinds = ReadonlyMap<string, 'int' | 'string'>
 
@@ -233,7 +250,11 @@ export function openReadStore(folder: string, refColumns: RefColumns, keyKinds: 
     },
     stored(resource, key) { return entities.get([resource, keyOf(resource, key)]) },
     refSetVersion: (resource, column, value) => refSets.get([resource, column, value as Key]) ?? 0,
-    rendered: (resource, key) => rendered.get([resource, keyOf(resource, key)]),
+    rendered(resource, key) {
+      const at: [string, Key] = [resource, keyOf(resource, key)]
+      const bytes = rendered.getBinaryFast(at)
+      return bytes === undefined ? undefined : (msgpackText(bytes as Buffer) ?? rendered.get(at))
+    },
     staleRenders(limit) {
       const out: { resource: string; key: Key }[] = []
       for (const [resource, key] of stale.getKeys({ limit })) out.push({ resource, key })

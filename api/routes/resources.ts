@@ -93,13 +93,7 @@ export function registerResourceRoutes(app: FastifyInstance, deps: {
       let detailSchema: ReturnType<typeof resourceSchema> | undefined
       const detailTexts = new WeakMap<object, string>()
       const renderedOf = version === 'v4' ? rendered : undefined
-      app.get(`${base}:id/`, { config: { ...config, describe: () => describe('Instance') } }, async (req, reply) => {
-        const { id } = req.params as { id: string }
-        // The plain JSON of a rendered resource, with no query (fields, omit): the text kept for it.
-        if (renderedOf && req.format === 'json' && req.jsonIndent == null && !req.url.includes('?') && (r.keyKind !== 'int' || /^\d+$/.test(id))) {
-          const text = renderedOf(r.name, id)
-          if (text !== undefined) { reply.type('application/json; charset=utf-8'); return withOrigin(text, requestOrigin(req)) }
-        }
+      const built = async (req: FastifyRequest, reply: FastifyReply, id: string) => {
         const obj = await reader.detail(id, queryParams(req), ctxOf(req))
         if (req.format !== 'json' || req.jsonIndent != null) return obj
         detailSchema ??= resourceSchema(cat, r, { version, partial: true })
@@ -108,6 +102,16 @@ export function registerResourceRoutes(app: FastifyInstance, deps: {
         let text = detailTexts.get(obj)
         if (text === undefined) { text = reply.serializeInput(obj, detailSchema as Record<string, unknown>); detailTexts.set(obj, text) }
         return text
+      }
+      // Not async: the plain JSON of a rendered resource with no query (fields, omit) is the text
+      // kept for it, sent without a promise; anything else is built.
+      app.get(`${base}:id/`, { config: { ...config, describe: () => describe('Instance') } }, (req, reply) => {
+        const { id } = req.params as { id: string }
+        if (renderedOf && req.format === 'json' && req.jsonIndent == null && !req.url.includes('?') && (r.keyKind !== 'int' || /^\d+$/.test(id))) {
+          const text = renderedOf(r.name, id)
+          if (text !== undefined) return reply.type('application/json; charset=utf-8').send(withOrigin(text, requestOrigin(req)))
+        }
+        return built(req, reply, id)
       })
       app.options(base, { config: { resource: r.name } }, async () => describe('List'))
       app.options(`${base}:id/`, { config: { resource: r.name } }, async () => describe('Instance'))

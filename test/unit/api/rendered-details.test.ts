@@ -11,7 +11,7 @@ import path from 'node:path'
 import fastJsonStringify from 'fast-json-stringify'
 import { catalogue as cat } from '../../../schemas/catalogue/index.js'
 import { resourceSchema } from '../../../schemas/json-schema.js'
-import { openReadStore, type AppliedEvent, type ReadStore } from '../../../api/read-model/store.js'
+import { openReadStore, msgpackText, type AppliedEvent, type ReadStore } from '../../../api/read-model/store.js'
 import { refColumnsOf, keyKindsOf } from '../../../api/read-model/refs.js'
 import { listIndexesOf } from '../../../api/read-model/list-index.js'
 import { createDetailRenderer, renderedResourcesOf, withOrigin, ORIGIN_MARK } from '../../../api/read-model/rendered-details.js'
@@ -135,4 +135,19 @@ t.test('a detail whose data holds the origin mark is served as built, not render
   t.equal(s.text(1), undefined, 'no text')
   t.ok(s.text(2), 'the others are rendered')
   t.same(s.store.staleRenders(10), [], 'and it is not rendered again and again')
+})
+
+t.test('texts are read from the store\'s bytes as msgpack would decode them', async (t) => {
+  const { pack } = await import('msgpackr')
+  for (const length of [0, 1, 31, 32, 255, 256, 2400, 65535, 65536, 200_000]) {
+    for (const text of ['a'.repeat(length), 'é'.repeat(Math.floor(length / 2)), `{"x":"${'日本'.repeat(Math.floor(length / 6))}"}`]) {
+      t.equal(msgpackText(pack(text)), text, `a string of ${Buffer.byteLength(text)} bytes`)
+    }
+  }
+  for (const value of [1, { text: 'a' }, ['a'], null, Buffer.from('abc')]) t.equal(msgpackText(pack(value)), undefined, `${JSON.stringify(value)} is not taken for a text`)
+  // lmdb-js lends a longer buffer whose length is set to the value's.
+  const lent = Buffer.alloc(64, 0x61)
+  pack('hello').copy(lent)
+  Object.defineProperty(lent, 'length', { value: 6, writable: true, configurable: true })
+  t.equal(msgpackText(lent), 'hello', 'a value in a longer buffer is read to its own length')
 })
