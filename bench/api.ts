@@ -11,12 +11,15 @@
  * 2. The API in a process of its own (`lds run --roles api`, LOG_LEVEL=warn), so the load
  *    generator does not share its event loop; a user with an unlimited rate (the throttle still
  *    runs); we wait until its read model has applied the topics and the user's token works.
- * 3. Peers, each in its own process: a Fastify hello-world, and Fastify + pg over a PostgreSQL 15
+ * 3. Peers, each in its own process: a Fastify hello-world (which also sends one detail's bytes
+ *    as they are, on a route with an id), and Fastify + pg over a PostgreSQL 15
  *    instance started here (.data/bench/pg) holding the same dockets (bench/lib/pg-copy.ts).
  * 4. autocannon, closed loop, --connections connections, each case --seconds after a warm-up, in
  *    --rounds rounds whose order alternates; medians of the rounds. Cases: hello, detail (random
  *    ids), hot list (one court's newest 20), cold list (a different court and date bound per
- *    request), and the peer's detail and cold list. The API's RSS is sampled during detail.
+ *    request), and the peer's detail and cold list. The API's RSS is sampled during detail, and the
+ *    CPU time of the hello-world and API processes per request is printed beside req/s (with the
+ *    ratios of each round's detail and hello-world, as other work on the machine moves req/s).
  * 5. Change → visible: a docket's new case_name published through the publisher, polled on the
  *    detail and on a list that shows it, 50 times.
  * 6. Restart → serving: SIGTERM, start again on the same read model, time to the first detail 200.
@@ -36,7 +39,7 @@ import { createRuntime, stopAll, type Stoppable } from '../bin/runtime.js'
 import { createUser } from '../bin/users.js'
 import { waitForCatchUp } from '../bin/catch-up.js'
 import { ensureData, entityTopics, resetData, type BenchData } from './lib/dataset.js'
-import { spawnChild, stopChildrenOnExit, stopAllChildren, freePort, waitUntil, sampleMemory, sleep, type Child, type Memory } from './lib/children.js'
+import { spawnChild, stopChildrenOnExit, stopAllChildren, freePort, waitUntil, sampleMemory, sleep, cpuMsOf, type Child, type Memory } from './lib/children.js'
 import { runLoad, type LoadCase, type LoadResult } from './lib/load.js'
 import { median, fmtInt, fmtMs, fmtRatio, table } from './lib/stats.js'
 import { getJson } from './lib/http.js'
@@ -123,7 +126,7 @@ const listening = (origin: string, child: Child, what: string) =>
 
 // ------------------------------------------------------------------------------ the run
 
-interface CaseStats { name: string; rounds: LoadResult[]; rps: number; p50: number; p99: number; errors: number; non2xx: number; bytes: number }
+interface CaseStats { name: string; rounds: LoadResult[]; rps: number; p50: number; p99: number; errors: number; non2xx: number; bytes: number; cpuUsPerRequest?: number }
 
 if (has('clean')) {
   // --clean: remove what the benchmark keeps between runs (topics, groups, schemas, database, read model, PostgreSQL) and stop.
@@ -176,7 +179,10 @@ try {
 
   // 3. Peers.
   const helloPort = await freePort()
-  const hello = startNodeServer('hello-server', 'hello-server.ts', { PORT: String(helloPort) })
+  // One detail's answer, which the hello-world server also sends as is (the "same bytes" case).
+  const sampleFile = path.join(out, `${tag}-detail-sample.json`)
+  writeFileSync(sampleFile, await (await fetch(api + detailUrl(data.maxDocketId), { headers: { Authorization: `Token ${token}` } })).text())
+  const hello = startNodeServer('hello-server', 'hello-server.ts', { PORT: String(helloPort), BODY_FILE: sampleFile })
   const helloOrigin = `http://127.0.0.1:${helloPort}`
   await listening(helloOrigin, hello, 'the hello-world server')
   let pgServer: LocalPostgres | undefined
@@ -233,6 +239,7 @@ try {
   // 4. Load.
   const cases: LoadCase[] = [
     { name: 'hello-world (Fastify)', origin: helloOrigin, path: '/' },
+    { name: 'Fastify, a detail\'s bytes', origin: helloOrigin, nextPath: () => `/same-bytes/${data.minDocketId + Math.floor(r() * (data.maxDocketId - data.minDocketId + 1))}/` },
     { name: 'API detail', origin: api, nextPath: randomDetail, headers: auth },
     { name: 'API hot list', origin: api, path: hotPath, headers: auth },
     { name: 'API cold list', origin: api, nextPath: coldPath, headers: auth },
@@ -242,6 +249,10 @@ try {
     ] : []),
   ]
   const results = new Map<string, LoadResult[]>(cases.map((c) => [c.name, []]))
+  // The server process's CPU per request: unlike req/s, it hardly moves with other work on the
+  // machine or with the load generator's own cost (bigger answers cost autocannon more too).
+  const serverPid = (c: LoadCase) => (c.origin === helloOrigin ? hello.pid : c.origin === api ? apiChild.pid : undefined)
+  const cpuPerRequest = new Map<string, number[]>(cases.map((c) => [c.name, []]))
   let rss: Memory | undefined
   const windows: Window[] = []
   say(`warm-up: ${WARMUP} s per case`)
@@ -261,7 +272,11 @@ try {
     for (const c of order) {
       const sampler = c.name === 'API detail' ? sampleMemory(apiChild.pid) : undefined
       const from = Date.now()
+      const pid = serverPid(c)
+      const cpuBefore = pid === undefined ? undefined : cpuMsOf(pid)
       const res = await runLoad(c, { connections: CONNECTIONS, seconds: SECONDS })
+      const cpuAfter = pid === undefined ? undefined : cpuMsOf(pid)
+      if (cpuBefore !== undefined && cpuAfter !== undefined && res.requests > 0) cpuPerRequest.get(c.name)!.push((cpuAfter - cpuBefore) * 1000 / res.requests)
       if (c.origin === api) windows.push({ name: `${c.name}, round ${round + 1}`, fromMs: from, toMs: Date.now() })
       const m = sampler?.stop()
       if (m && (!rss || m.rssMb > rss.rssMb)) rss = m
@@ -276,6 +291,7 @@ try {
     stats.set(name, {
       name, rounds, rps: median(rounds.map((x) => x.rps)), p50: median(rounds.map((x) => x.p50)), p99: median(rounds.map((x) => x.p99)),
       errors: rounds.reduce((s, x) => s + x.errors, 0), non2xx: rounds.reduce((s, x) => s + x.non2xx, 0), bytes: median(rounds.map((x) => x.bytesPerRequest)),
+      cpuUsPerRequest: cpuPerRequest.get(name)!.length ? median(cpuPerRequest.get(name)!) : undefined,
     })
   }
 
@@ -331,12 +347,18 @@ try {
   ]
   console.log(`\nbench/api — ${data.dockets.toLocaleString('en-US')} dockets (${OPINIONS.toLocaleString('en-US')} opinions), ${CONNECTIONS} connections, ${SECONDS} s × ${ROUNDS} round(s), medians; load average ${load()} on ${os.cpus().length} CPUs\n`)
   console.log(table([
-    ['case', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'bytes/resp'],
-    ...[...stats.values()].map((c) => [c.name, fmtInt(c.rps), fmtMs(c.p50), fmtMs(c.p99), fmtInt(c.non2xx), fmtInt(c.errors), fmtInt(c.bytes)]),
+    ['case', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'bytes/resp', 'server CPU µs/req'],
+    ...[...stats.values()].map((c) => [c.name, fmtInt(c.rps), fmtMs(c.p50), fmtMs(c.p99), fmtInt(c.non2xx), fmtInt(c.errors), fmtInt(c.bytes), c.cpuUsPerRequest === undefined ? '–' : c.cpuUsPerRequest.toFixed(1)]),
   ]))
   console.log('')
   console.log(table([['goal', 'measured', ''], ...goals]))
-  console.log(`\n  detail ÷ PG detail ${fmtRatio(ratios.detailOverPg)}; API RSS during detail ${rss ? `${fmtInt(rss.rssMb)} MB (anon ${fmtInt(rss.anonMb)}, file-backed ${fmtInt(rss.fileMb)})` : '–'}`)
+  // Rounds alternate the order of the cases, so a round's detail and hello-world ran minutes apart at most.
+  const perRound = (a: string, b: string) => s(a)!.rounds.map((r, i) => fmtRatio(r.rps / s(b)!.rounds[i].rps)).join(', ')
+  const cpuRatio = (a: string) => { const x = s(a)?.cpuUsPerRequest, h = s('hello-world (Fastify)')?.cpuUsPerRequest; return x && h ? fmtRatio(h / x) : '–' }
+  console.log(`\n  per round: detail ÷ hello ${perRound('API detail', 'hello-world (Fastify)')}; hot list ÷ hello ${perRound('API hot list', 'hello-world (Fastify)')}`)
+  console.log(`  Fastify sending a detail's bytes (no work to find them) ÷ hello ${ratio(s('Fastify, a detail\'s bytes'), s('hello-world (Fastify)')).toFixed(2)}: the most a detail of this size reaches; API detail ÷ it ${ratio(s('API detail'), s('Fastify, a detail\'s bytes')).toFixed(2)}`)
+  console.log(`  server CPU per request, hello-world's ÷ the API's: detail ${cpuRatio('API detail')}, hot list ${cpuRatio('API hot list')} (other work on the machine moves req/s more than this)`)
+  console.log(`  detail ÷ PG detail ${fmtRatio(ratios.detailOverPg)}; API RSS during detail ${rss ? `${fmtInt(rss.rssMb)} MB (anon ${fmtInt(rss.anonMb)}, file-backed ${fmtInt(rss.fileMb)})` : '–'}`)
   console.log(change
     ? `  change → visible (${CHANGES}×): detail p50 ${fmtMs(change.detail.p50)} / p99 ${fmtMs(change.detail.p99)} ms; list p50 ${fmtMs(change.list.p50)} / p99 ${fmtMs(change.list.p99)} ms; publish ack p50 ${fmtMs(change.publishAck.p50)} ms${change.missed ? `; ${change.missed} never visible within 30 s` : ''}`
     : `  change → visible: failed (${changeError})`)
@@ -361,7 +383,7 @@ try {
     options: { opinions: OPINIONS, seconds: SECONDS, rounds: ROUNDS, connections: CONNECTIONS, warmupSeconds: WARMUP, pg: USE_PG },
     data: { ...data, reused } satisfies BenchData & { reused: boolean },
     urls: { hot: hotPath, detail: '/api/rest/v4/dockets/<random id>/', cold: '/api/rest/v4/dockets/?court=<one of 50>&date_filed__gte=<random>&order_by=-date_filed' },
-    cases: Object.fromEntries([...stats.values()].map((c) => [c.name, { rps: c.rps, p50Ms: c.p50, p99Ms: c.p99, non2xx: c.non2xx, errors: c.errors, bytesPerResponse: c.bytes, rounds: c.rounds }])),
+    cases: Object.fromEntries([...stats.values()].map((c) => [c.name, { rps: c.rps, p50Ms: c.p50, p99Ms: c.p99, non2xx: c.non2xx, errors: c.errors, bytesPerResponse: c.bytes, serverCpuUsPerRequest: c.cpuUsPerRequest, rounds: c.rounds }])),
     ratios, rss, change: change ?? { error: changeError }, restart: restartError ? { error: restartError } : { stopSeconds, startToFirstDetailSeconds: restartSeconds, firstStartSeconds: readySeconds },
     peer: { note: pgNote || peerCheck, copy: pgCopy },
     goals: goals.map(([g, m, v]) => ({ goal: g, measured: m, verdict: v })),

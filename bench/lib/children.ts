@@ -6,7 +6,7 @@
  *   spawnChild({ name, cmd, args, env?, logFile, uid?, gid? }) → Child
  *   child.stop({ signal?, timeoutMs? })  signal (default SIGTERM), SIGKILL after timeoutMs; resolves once gone
  *   stopChildrenOnExit()                 installs the handlers once (call first)
- *   freePort(), waitUntil(check, { what, timeoutMs, child? }), memoryOf(pid)
+ *   freePort(), waitUntil(check, { what, timeoutMs, child? }), memoryOf(pid), cpuMsOf(pid)
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs'
@@ -145,4 +145,13 @@ export function sampleMemory(pid: number, intervalMs = 250): { stop(): Memory | 
   take()
   const timer = setInterval(take, intervalMs)
   return { stop() { clearInterval(timer); take(); return peak } }
+}
+
+/** CPU time (user + system, all threads) a process has used so far in ms, from /proc (10 ms ticks). */
+export function cpuMsOf(pid: number): number | undefined {
+  try {
+    // Fields after the command name, which may hold spaces: utime and stime are the 12th and 13th.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+    return (Number(fields[11]) + Number(fields[12])) * 10
+  } catch { return undefined }
 }
