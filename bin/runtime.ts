@@ -47,7 +47,8 @@ export function apiDeps(rt: Runtime): Runtime {
 export async function prepare(rt: Runtime): Promise<void> {
   const admin = createDb(rt.cfg, { useDatabase: false })
   try {
-    await migrate(admin, rt.catalogue, (m) => rt.log.debug(m))
+    // Routine steps at debug; a long one (an index moved to a new layout) where the user sees it.
+    await migrate(admin, rt.catalogue, (m) => rt.log.debug(m), (m) => rt.log.info(m))
   } finally { await admin.close() }
   await registerEntitySchemas(rt.cfg, rt.registry, rt.catalogue)
   await ensureEntityTopics(rt.cfg, rt.kafka, rt.catalogue)
