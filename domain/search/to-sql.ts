@@ -7,19 +7,18 @@
  * Tables of a search type (names from fields.ts `table`, e.g. search_o; searchTables):
  * - `<table>`: one row per document: the non-text fields (Nullable scalars, arrays when
  *   multi-valued) and `<column>_len` per text field; ReplacingMergeTree(version, is_deleted);
- * - `<table>_postings_v3` (layout 3): one row per (field, term, version) per indexed batch,
+ * - `<table>_postings_v2` (layout 2): one row per (field, term, version) per indexed batch,
  *   ordered by (field, term), with the batch's postings as parallel arrays (ids, tfs, dls = field
  *   lengths, poss = positions); the indexer gives a batch one version, so a row has one. Few, wide
  *   rows (a batch of 5,000 opinions writes ~350,000 rows instead of 2 million), hence small
  *   granules (64 rows, 256 KiB) so a term reads little beside its own rows.
- *   Besides the tokens of each text field, field `<column>~2` holds its grams: every adjacent
- *   pair of tokens ("the court", "f 3d", "summary judgment"), so an exact phrase reads the
- *   postings of a few pairs, not its words' long position lists (layout 2 had only the pairs
- *   with a common word, COMMON_WORDS; searchTableDdl adds the others);
+ *   Besides the tokens of each text field, field `<column>~2` holds its common grams: every
+ *   adjacent pair with a common word (COMMON_WORDS: "the court", "f 3d"), so a phrase through
+ *   frequent words reads the pair's postings, not the words' long position lists;
  * - no ingest table: the indexer groups a batch's postings itself (toIndexRows) and inserts them
  *   as a Native block into the postings table, and the document rows into the documents table
  *   (layout 1 sent one row per document through a Null table whose materialized views grouped
- *   the postings: 5-8 times slower; searchTableDdl migrates layouts 1 and 2 in place);
+ *   the postings: 5-8 times slower; searchTableDdl migrates it);
  * - `<table>_live`: a dictionary id → current version + 1 (0 when deleted or absent), loaded
  *   from the documents (FINAL), reloaded by refreshSql (the indexer does after its inserts: the
  *   embedded server runs no periodic dictionary updates) and otherwise by a server that does within
@@ -42,11 +41,11 @@
  * then `corpus` for statsSql), so per query only df is read.
  * Key ranges of the postings are given in WHERE, never PREWHERE: the server moves them to PREWHERE
  * itself, and an explicit PREWHERE beside an ARRAY JOIN cost about 10 ms more per read of the
- * postings table at 1M documents (a point read of one key: 7 ms with WHERE, 13-20 with PREWHERE).
+ * postings table at 1M documents (a one-key read: 7 ms with WHERE, 13-20 ms with PREWHERE).
  * Semantics are matcher.ts's, clause for clause (test/integration/search-agreement.test.ts):
  * - term: a posting (field in the leaf's fields, term = t);
- * - phrase: in one field, positions p, p+1, … of the tokens: the grams covering it joined on
- *   (id, version, field) and their positions compared; a two-word phrase is one gram (phraseSet);
+ * - phrase: in one field, positions p, p+1, … of the tokens: grams and tokens joined on
+ *   (id, version, field) and their positions compared (phraseSet);
  * - proximity: in one field, a window [p, p + n + k - 1] starting at a position of one of the
  *   tokens holds every token;
  * - prefix: a posting whose term starts with the prefix: a range of the postings key, read
@@ -102,10 +101,9 @@ const isKey = (f: SearchField) => f.column === 'id'
 /** Table names of a type's layout. */
 export function searchTables(type: SearchType, o: TableOptions = {}): { docs: string; postings: string; ingest: string; live: string } {
   const base = o.table ?? searchType(type).table
-  // layouts 2 and 3 have no ingest table: the indexer writes the documents and postings tables
-  // directly; `ingest` names the postings table, the last part an older database lacks (layout 3,
-  // postings_v3, has a gram for every adjacent pair; layout 2 only for pairs with a common word)
-  const postings = `${base}_postings_v3`
+  // layout 2 (postings_v2) has no ingest table: the indexer writes the documents and postings
+  // tables directly; `ingest` names the postings table, the last part a layout-1 database lacks
+  const postings = `${base}_postings_v2`
   return { docs: base, postings, ingest: postings, live: `${base}_live` }
 }
 
@@ -127,20 +125,22 @@ function docColumns(spec: SearchTypeSpec): { name: string; type: string }[] {
 
 /**
  * Tokens so frequent in U.S. court text that a phrase through them would read postings of nearly
- * every document (function words, "v", reporter abbreviations: "F.3d" → "f 3d"). Layout 2 indexed
- * as grams only the adjacent pairs with one of these (Lucene's CommonGrams); layout 3 indexes every
- * adjacent pair, and the migration from layout 2 adds the pairs these did not cover.
+ * every document (function words, "v", reporter abbreviations: "F.3d" → "f 3d"). A pair of
+ * adjacent tokens of which one is common is also indexed as a gram (Lucene's CommonGrams): a
+ * posting of field `<column>~2` whose term is "a b", at the position of a. A phrase then reads the
+ * grams of its common pairs, far rarer than their tokens, instead of the tokens' positions.
+ * Changing this list needs a re-index (grams are written at indexing time).
+ * Not every pair: indexing all adjacent pairs (tried in 602d8ca, reverted) gave the postings table
+ * 3 times the rows, halved the index rate and slowed term, field, filtered and ordered queries by
+ * 20-30 %, without making phrases faster: most of a scored phrase's time is reading its words'
+ * postings for BM25 and the statistics, not finding the documents that hold it.
  */
 export const COMMON_WORDS: ReadonlySet<string> = new Set(`a an and as at be by for from in is it of on or that the this to was
   which with v s f 2d 3d u ct supp`.split(/\s+/))
 
-/**
- * Field name of the grams of a text column in the postings: every pair of adjacent tokens "a b"
- * (a posting of field `<column>~2` at the position of a). An exact phrase then reads the postings
- * of a few of its pairs (a two-word phrase: one pair, no positions read) instead of joining its
- * words' position lists, which for frequent words hold most of the corpus.
- */
+/** Field name of the grams of a text column in the postings. */
 export const gramField = (column: string): string => `${column}~2`
+const isCommonPair = (a: string, b: string) => COMMON_WORDS.has(a) || COMMON_WORDS.has(b)
 
 /** The postings table's columns (toIndexRows encodes them as String, UInt64, Array(Int64), …). */
 const POSTINGS_COLUMNS = [
@@ -156,16 +156,12 @@ const POSTINGS_COLUMNS = [
 
 /**
  * The statements that create a type's tables and dictionary, in order (idempotent). They also
- * migrate older layouts in place, each step into the next, no re-index:
- * - layout 1 (postings in `<table>_postings` with a version per posting, filled through a Null
- *   table `<table>_ingest` and two materialized views): the views and the Null table are dropped,
- *   the postings copied into the layout-2 table when it is created (rows whose postings share one
- *   version, which is every row the indexer wrote, as they are; others regrouped per version), and
- *   the old table dropped;
- * - layout 2 (`<table>_postings_v2`, grams only for pairs with a common word): copied into the
- *   layout-3 table when it is created, with the grams it lacked made from its token postings
- *   (toLayout3), then dropped.
- * On a fresh database the old tables are created empty first, so each copy has a source.
+ * migrate layout 1 in place (postings in `<table>_postings` with a version per posting, filled
+ * through a Null table `<table>_ingest` and two materialized views): the views and the Null table
+ * are dropped, the postings copied into the layout-2 table when it is created (rows whose postings
+ * share one version, which is every row the indexer wrote, as they are; others regrouped per
+ * version), and the old table dropped. On a fresh database the old table is created empty first,
+ * so the copy has a source.
  */
 export function searchTableDdl(type: SearchType, o: TableOptions = {}): Sql[] {
   const spec = searchType(type)
@@ -176,7 +172,6 @@ export function searchTableDdl(type: SearchType, o: TableOptions = {}): Sql[] {
   // identifiers only ([A-Za-z0-9_], checked by ident), safe inside the dictionary's quoted source query
   const docsName = `${o.database ? `${ident(o.database).name}.` : ''}${ident(t.docs).name}`
   const legacy = ref(o, `${base}_postings`)
-  const v2 = ref(o, `${base}_postings_v2`)
   const copy = sql`SELECT field, term, versions[1] AS version, ids, tfs, dls, poss FROM ${legacy} WHERE arrayAll(v -> v = versions[1], versions)
     UNION ALL SELECT field, term, version, groupArray(id), groupArray(tf), groupArray(dl), groupArray(pos) FROM ${legacy}
       ARRAY JOIN ids AS id, versions AS version, tfs AS tf, dls AS dl, poss AS pos WHERE NOT arrayAll(v -> v = versions[1], versions) GROUP BY field, term, version`
@@ -188,12 +183,9 @@ export function searchTableDdl(type: SearchType, o: TableOptions = {}): Sql[] {
     sql`DROP TABLE IF EXISTS ${ref(o, `${base}_ingest`)}`,
     sql`CREATE TABLE IF NOT EXISTS ${legacy} (field LowCardinality(String), term String,
       ids Array(Int64), versions Array(UInt64), tfs Array(UInt32), dls Array(UInt32), poss Array(Array(UInt32))) ENGINE = MergeTree ORDER BY (field, term)`,
-    sql`CREATE TABLE IF NOT EXISTS ${v2} (${join(POSTINGS_COLUMNS.map(def), ', ')})
+    sql`CREATE TABLE IF NOT EXISTS ${ref(o, t.postings)} (${join(POSTINGS_COLUMNS.map(def), ', ')})
       ENGINE = MergeTree ORDER BY (field, term) SETTINGS index_granularity = 64, index_granularity_bytes = 262144 AS ${copy}`,
     sql`DROP TABLE IF EXISTS ${legacy}`,
-    sql`CREATE TABLE IF NOT EXISTS ${ref(o, t.postings)} (${join(POSTINGS_COLUMNS.map(def), ', ')})
-      ENGINE = MergeTree ORDER BY (field, term) SETTINGS index_granularity = 64, index_granularity_bytes = 262144 AS ${toLayout3(v2)}`,
-    sql`DROP TABLE IF EXISTS ${v2}`,
     // id → current version + 1 (deleted: absent, 0), through a view so that the dictionary's source
     // (a table name, resolved in the dictionary's database) needs no database name
     sql`CREATE VIEW IF NOT EXISTS ${ref(o, `${t.live}_src`)} AS SELECT id, version + 1 AS live FROM ${ref(o, t.docs)} FINAL`,
@@ -201,37 +193,6 @@ export function searchTableDdl(type: SearchType, o: TableOptions = {}): Sql[] {
       SOURCE(CLICKHOUSE(TABLE ${raw(`'${ident(`${t.live}_src`).name}'`)}${raw(o.database ? ` DB '${ident(o.database).name}' INVALIDATE_QUERY 'SELECT max(version) FROM ${docsName}'` : '')}))
       LAYOUT(HASHED()) LIFETIME(MIN 1 MAX 5)`,
   ]
-}
-
-/**
- * Layout 2's postings as layout 3's: its rows as they are (tokens, and the grams of pairs with a
- * common word), and the grams it lacks (pairs of two uncommon words) made from its token postings:
- * per (field, version, document) the tokens in position order, each pair at consecutive positions
- * a gram at the first one's position (a value gap of a multi-valued field leaves a hole, as in
- * fieldPostings), regrouped per (field, term, version) with ids ascending. Stale versions get
- * their grams too; they are never read. COMMON_WORDS are [a-z0-9] only (checked), so inlined.
- * This reads every position of the index and groups it per document: minutes and memory in
- * proportion to the index (a re-index costs about as much); a fresh database copies nothing.
- */
-function toLayout3(v2: Sql): Sql {
-  const words = [...COMMON_WORDS]
-  if (!words.every((w) => /^[a-z0-9]+$/.test(w))) throw new Error('COMMON_WORDS must be [a-z0-9]')
-  const common = raw(`[${words.map((w) => `'${w}'`).join(', ')}]`)
-  // Adjacent tokens zipped pairwise (not indexed by a lambda over `seq`: a lambda that reads the
-  // array is given a copy of it per element, memory in the square of a document's length; a
-  // 20,000-word opinion asked ClickHouse for more than its memory limit).
-  const uncommonPair = sql`pr.2.1 = pr.1.1 + 1 AND NOT has(${common}, pr.1.2) AND NOT has(${common}, pr.2.2)`
-  const perDoc = sql`SELECT f, version, id, any(dl) AS dl, arraySort(groupUniqArray((pos, term))) AS seq
-    FROM (SELECT toString(field) AS f, version, id, dl, term, pos FROM ${v2} ARRAY JOIN ids AS id, dls AS dl, poss AS ps ARRAY JOIN ps AS pos
-      WHERE NOT endsWith(toString(field), '~2'))
-    GROUP BY f, version, id`
-  const pairs = sql`SELECT f, version, id, dl, concat(pr.1.2, ' ', pr.2.2) AS g, pr.1.1 AS p
-    FROM (${perDoc}) ARRAY JOIN arrayFilter(pr -> ${uncommonPair}, arrayZip(arrayPopBack(seq), arrayPopFront(seq))) AS pr`
-  const postings = sql`SELECT f, g, version, id, any(dl) AS dl, toUInt32(count()) AS tf, arraySort(groupArray(p)) AS ps FROM (${pairs}) GROUP BY f, g, version, id`
-  const rows = sql`SELECT f, g, version, arraySort(groupArray((id, tf, dl, ps))) AS r FROM (${postings}) GROUP BY f, g, version`
-  return sql`SELECT field, term, version, ids, tfs, dls, poss FROM ${v2}
-    UNION ALL SELECT concat(f, '~2') AS field, g AS term, version, arrayMap(x -> x.1, r) AS ids, arrayMap(x -> x.2, r) AS tfs,
-      arrayMap(x -> x.3, r) AS dls, arrayMap(x -> x.4, r) AS poss FROM (${rows})`
 }
 
 /** Columns of the documents table in the order of toIndexRows' `docs` rows (JSONCompactEachRow). */
@@ -268,7 +229,7 @@ export interface IndexRows {
  * JOIN or GROUP BY (layout 1 did those per batch in a materialized view, at 5-8 times the cost of
  * the analysis). Rows hold the batch's postings of a term in document order: ids, tfs, dls (the
  * field's length in the document, for BM25), poss (ascending positions). Field `<column>~2`
- * holds the grams (adjacent pairs) of `<column>`. A document given twice at one version has its postings
+ * holds the common grams of `<column>`. A document given twice at one version has its postings
  * twice (as when a batch is delivered again; the queries count it once).
  */
 export function toIndexRows(type: SearchType, docs: readonly IndexDoc[]): IndexRows {
@@ -481,7 +442,7 @@ class TermTable {
 }
 
 /**
- * Term numbers of pairs of term numbers (a field's grams): open addressing over typed
+ * Term numbers of pairs of term numbers (a field's common grams): open addressing over typed
  * arrays (a Map keyed by u·2²⁶+v boxes every key beyond the small-integer range).
  */
 class PairTable {
@@ -529,11 +490,12 @@ class PairTable {
   }
 }
 
-/** Token and gram (adjacent pair) postings of one text column over a batch's documents (one version). */
+/** Token and common-gram postings of one text column over a batch's documents (one version). */
 function fieldPostings(docs: readonly AnalyzedDoc[], column: string, version: number): { tokens: FieldPostings; grams: FieldPostings } {
   const tokens = new FieldPostings(column, version)
   const grams = new FieldPostings(gramField(column), version)
   const termOf = new TermTable(tokens.terms)
+  const common: boolean[] = []
   const gramOf = new PairTable()
   let at = new Int32Array(1024)
   let pair = new Int32Array(1024)
@@ -550,6 +512,7 @@ function fieldPostings(docs: readonly AnalyzedDoc[], column: string, version: nu
       if (g < 0) {
         g = tokens.add(x)
         termOf.add(g)
+        common.push(COMMON_WORDS.has(x))
       }
       at[i] = g
     }
@@ -559,7 +522,7 @@ function fieldPostings(docs: readonly AnalyzedDoc[], column: string, version: nu
       const u = at[i]
       const v = at[i + 1]
       pair[i] = -1
-      if (u < 0 || v < 0) continue
+      if (u < 0 || v < 0 || !(common[u] || common[v])) continue
       let g = gramOf.get(u, v)
       if (g < 0) {
         g = grams.add(tokens.terms[u], tokens.terms[v])
@@ -789,28 +752,30 @@ interface Ctx { spec: SearchTypeSpec; type: SearchType; o: SearchSqlOptions; pos
 interface Constraint { term: string; gram: boolean; offset: number; size: number }
 
 /**
- * An exact phrase as position constraints: grams (adjacent pairs, all indexed) that cover every
- * token, as few as can: the pairs at offsets 0, 2, 4, … and, for an odd number of tokens, the last
- * pair. A gram fixes its two tokens' positions, so the phrase is at start s iff every gram of the
- * cover is at s + offset; a two-word phrase is one gram's postings, no positions read. A proximity
- * group (and a one-token phrase) constrains its tokens.
+ * An exact phrase as position constraints: a gram for each adjacent pair with a common token (its
+ * postings are far smaller than the common token's), a single token for every token no gram
+ * covers. The phrase is at start s iff every constraint holds at s + offset.
  */
 function constraints(c: Ctx, cols: string[], toks: readonly string[], exact: boolean): Constraint[] {
   const df = (t: string) => (c.o.stats ? cols.reduce((n, col) => n + (c.o.stats?.df[dfKey(col, t)] ?? 0), 0) : 0)
-  if (!exact || toks.length < 2) return toks.map((t, j) => ({ term: t, gram: false, offset: j, size: df(t) }))
   const out: Constraint[] = []
-  const gram = (i: number) => out.push({ term: `${toks[i]} ${toks[i + 1]}`, gram: true, offset: i, size: Math.min(df(toks[i]), df(toks[i + 1])) })
-  for (let i = 0; i + 1 < toks.length; i += 2) gram(i)
-  if (toks.length % 2 === 1) gram(toks.length - 2)
+  const covered = new Array<boolean>(toks.length).fill(false)
+  if (exact) {
+    for (let i = 0; i + 1 < toks.length; i++) {
+      if (!isCommonPair(toks[i], toks[i + 1])) continue
+      out.push({ term: `${toks[i]} ${toks[i + 1]}`, gram: true, offset: i, size: Math.min(df(toks[i]), df(toks[i + 1])) })
+      covered[i] = covered[i + 1] = true
+    }
+  }
+  toks.forEach((t, j) => { if (!covered[j]) out.push({ term: t, gram: false, offset: j, size: df(t) }) })
   return out
 }
 
 /**
  * The (id) of the documents where a phrase or proximity group matches: the postings of its
- * constraints (grams or tokens) joined on (id, version, field), positions compared row by row
+ * constraints (grams and tokens) joined on (id, version, field), positions compared row by row
  * (no aggregation). ClickHouse builds a hash table of each right-hand side, so the largest
  * constraint (by df, when the statistics are known) is read on the left and the others joined to it.
- * One constraint (a two-word phrase) is its postings' ids: no join, no positions.
  */
 function phraseSet(c: Ctx, leaf: Extract<TextLeaf, { kind: 'phrase' }>): Sql {
   const cols = fields(c.spec, leaf)
@@ -818,15 +783,13 @@ function phraseSet(c: Ctx, leaf: Extract<TextLeaf, { kind: 'phrase' }>): Sql {
   const cs = constraints(c, cols, leaf.tokens, exact)
   const alias = (k: number) => ident(`t${k}`)
   const live = c.checked ? sql` AND ${isLive(c.live, sql`id`, sql`version`)}` : empty
-  const keys = (x: Constraint) => sql`${fieldIn(x.gram ? cols.map(gramField) : cols)} AND term = ${x.term}`
-  if (cs.length === 1) return sql`SELECT id FROM ${c.postings} ARRAY JOIN ids AS id WHERE ${keys(cs[0])}${live}`
   const rel = (k: number, first: boolean) => {
     const x = cs[k]
     // the column the constraints join on: the text field (a gram's without its suffix); not named
     // `field`, which the key condition reads
     const base = x.gram ? sql`replaceOne(toString(field), '~2', '')` : sql`toString(field)`
     return sql`(SELECT ${base} AS f, id, version, pos FROM ${c.postings}
-    ARRAY JOIN ids AS id, poss AS pos WHERE ${keys(x)}${first ? live : empty}) AS ${alias(k)}`
+    ARRAY JOIN ids AS id, poss AS pos WHERE ${fieldIn(x.gram ? cols.map(gramField) : cols)} AND term = ${x.term}${first ? live : empty}) AS ${alias(k)}`
   }
   const pos = (k: number) => sql`${alias(k)}.pos`
   const order = cs.map((_, k) => k).sort((a, b) => cs[b].size - cs[a].size || a - b)
@@ -834,7 +797,7 @@ function phraseSet(c: Ctx, leaf: Extract<TextLeaf, { kind: 'phrase' }>): Sql {
   const joins = rest.map((k) => sql` INNER JOIN ${rel(k, false)} ON ${alias(k)}.id = ${alias(head)}.id AND ${alias(k)}.version = ${alias(head)}.version AND ${alias(k)}.f = ${alias(head)}.f`)
   let cond: Sql
   if (exact) {
-    cond = sql`arrayExists(p -> ${join(rest.map((k) => sql`has(${pos(k)}, p + ${cs[k].offset - cs[head].offset})`), ' AND ')}, ${pos(head)})`
+    cond = rest.length ? sql`arrayExists(p -> ${join(rest.map((k) => sql`has(${pos(k)}, p + ${cs[k].offset - cs[head].offset})`), ' AND ')}, ${pos(head)})` : sql`1`
   } else {
     const width = (leaf.slop ?? 0) + leaf.tokens.length - 1
     const inWindow = cs.map((_, k) => sql`arrayExists(x -> x >= p AND x <= p + ${width}, ${pos(k)})`)

@@ -11,7 +11,7 @@ import { parseQuery } from '../../domain/search/parse.js'
 import { compileMatcher } from '../../domain/search/matcher.js'
 import { analyzeDocument, type AnalyzedDoc, type SearchDocument } from '../../domain/search/document.js'
 import { scoreDocument } from '../../domain/search/bm25.js'
-import { searchTableDdl, COMMON_WORDS, toIndexRows, indexColumns, searchSql, countSql, statsSql, expansionSql, refreshSql, type SearchStats } from '../../domain/search/to-sql.js'
+import { searchTableDdl, toIndexRows, indexColumns, searchSql, countSql, statsSql, expansionSql, refreshSql, type SearchStats } from '../../domain/search/to-sql.js'
 import { writeIndexRows } from '../../streams/search/indexer.js'
 import { scratchDatabase } from '../helpers/scratch-db.js'
 
@@ -144,8 +144,8 @@ t.test('a layout-1 index (postings through a Null table, a version per posting) 
   await db.command(refreshSql('o', { database: name }))
 
   const tables = (await db.query<{ name: string }>(sql`SELECT name FROM system.tables WHERE database = ${name} ORDER BY name`)).map((r) => r.name)
-  t.same(tables, ['search_o', 'search_o_live', 'search_o_live_src', 'search_o_postings_v3'], 'the ingest table, its views and the old postings are gone')
-  const rows = await db.query(sql`SELECT field, term, version, ids, poss FROM search_o_postings_v3 ORDER BY field, term, version`)
+  t.same(tables, ['search_o', 'search_o_live', 'search_o_live_src', 'search_o_postings_v2'], 'the ingest table, its views and the old postings are gone')
+  const rows = await db.query(sql`SELECT field, term, version, ids, poss FROM search_o_postings_v2 ORDER BY field, term, version`)
   t.same(rows, [
     { field: 'case_name', term: 'jones', version: 1, ids: [1, 2], poss: [[2], [0]] },
     { field: 'case_name', term: 'jones', version: 2, ids: [2], poss: [[0]] },
@@ -155,44 +155,5 @@ t.test('a layout-1 index (postings through a Null table, a version per posting) 
   t.same(await found('caseName:jones'), [1, 2])
   t.same(await found('caseName:smith'), [1])
   for (const q of statements) await db.command(q) // again: nothing changes
-  t.equal((await db.query(sql`SELECT * FROM search_o_postings_v3`)).length, 3, 'the statements are idempotent')
-})
-
-t.test('a layout-2 index (grams only for pairs with a common word) is migrated in place to every pair by the DDL', async (t) => {
-  const name = `${DB}_m2`
-  const db = await scratchDatabase(t, name)
-  // what a layout-3 indexer writes, in tables `fresh*`: the reference for the migrated postings
-  for (const q of searchTableDdl('o', { database: name, table: 'fresh' })) await db.command(q)
-  const v1 = Array.from({ length: 80 }, (_, i) => analyzeDocument('o', randomDoc(i + 1)))
-  const v2 = Array.from({ length: 20 }, (_, i) => analyzeDocument('o', randomDoc(1 + i * 3)))
-  // one insert per version: a (field, term, version) is then one row, as the migration groups it
-  await writeIndexRows(db, cfg.clickhouseUrl, 'o', toIndexRows('o', v1.map((doc) => ({ doc, version: 1 }))), { table: 'fresh' })
-  await writeIndexRows(db, cfg.clickhouseUrl, 'o', toIndexRows('o', v2.map((doc) => ({ doc, version: 2 }))), { table: 'fresh' })
-  // layout 2 as a deployment has it: the same documents, grams only where a word is common
-  const statements = searchTableDdl('o', { database: name })
-  await db.command(statements[0])
-  await db.command(sql`CREATE TABLE search_o_postings_v2 AS fresh_postings_v3`)
-  await db.command(sql`INSERT INTO search_o_postings_v2 SELECT * FROM fresh_postings_v3 WHERE NOT endsWith(field, '~2') OR hasAny(splitByChar(' ', term), ${[...COMMON_WORDS]})`)
-  await db.command(sql`INSERT INTO search_o SELECT * FROM fresh`)
-  const [{ n }] = await db.query<{ n: number }>(sql`SELECT count() AS n FROM fresh_postings_v3 WHERE endsWith(field, '~2') AND NOT hasAny(splitByChar(' ', term), ${[...COMMON_WORDS]})`)
-  t.ok(Number(n) > 50, `${n} grams of uncommon pairs to make`)
-  for (const q of statements) await db.command(q)
-  await db.command(refreshSql('o', { database: name }))
-
-  const tables = (await db.query<{ name: string }>(sql`SELECT name FROM system.tables WHERE database = ${name} AND NOT startsWith(name, 'fresh') ORDER BY name`)).map((r) => r.name)
-  t.same(tables, ['search_o', 'search_o_live', 'search_o_live_src', 'search_o_postings_v3'], 'the layout-2 postings are gone')
-  const rowsOf = (table: string) => db.query(sql`SELECT field, term, version, ids, tfs, dls, poss FROM ${ident(name)}.${ident(table)} ORDER BY field, term, version, ids`)
-  t.same(await rowsOf('search_o_postings_v3'), await rowsOf('fresh_postings_v3'), 'the migrated postings are those a layout-3 indexer writes')
-
-  const current = new Map<number, AnalyzedDoc>([...v1, ...v2].map((d) => [d.id, d]))
-  const docs = [...current.values()]
-  for (let i = 0; i < 60; i++) {
-    const q = i % 3 === 0 ? `"${pick(WORDS)} ${pick(WORDS)} ${pick(WORDS)}"` : `${pick(['', 'text:', 'caseName:', 'citation:'])}"${pick(WORDS)} ${pick(WORDS)}"`
-    const ast = parseQuery(q, 'o')
-    const want = docs.filter(compileMatcher(ast, 'o')).map((d) => d.id).sort((a, b) => a - b)
-    const got = (await db.query<{ id: number }>(searchSql(ast, 'o', { database: name, order: [{ field: 'id', dir: 'asc' }] }))).map((r) => Number(r.id))
-    if (!t.same(got, want, q)) break
-  }
-  for (const q of statements) await db.command(q) // again: nothing changes
-  t.same(await rowsOf('search_o_postings_v3'), await rowsOf('fresh_postings_v3'), 'the statements are idempotent')
+  t.equal((await db.query(sql`SELECT * FROM search_o_postings_v2`)).length, 3, 'the statements are idempotent')
 })
