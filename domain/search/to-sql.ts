@@ -162,6 +162,10 @@ const POSTINGS_COLUMNS = [
  * share one version, which is every row the indexer wrote, as they are; others regrouped per
  * version), and the old table dropped. On a fresh database the old table is created empty first,
  * so the copy has a source.
+ * They also move back a layout-3 index (`<table>_postings_v3`, a gram for every adjacent pair; the
+ * layout of 602d8ca, reverted: see COMMON_WORDS), which a database migrated while it was current
+ * has: its rows are copied into the layout-2 table when it is created, but for the grams of two
+ * uncommon words, which layout 2 does not read, and the table is dropped.
  */
 export function searchTableDdl(type: SearchType, o: TableOptions = {}): Sql[] {
   const spec = searchType(type)
@@ -175,6 +179,12 @@ export function searchTableDdl(type: SearchType, o: TableOptions = {}): Sql[] {
   const copy = sql`SELECT field, term, versions[1] AS version, ids, tfs, dls, poss FROM ${legacy} WHERE arrayAll(v -> v = versions[1], versions)
     UNION ALL SELECT field, term, version, groupArray(id), groupArray(tf), groupArray(dl), groupArray(pos) FROM ${legacy}
       ARRAY JOIN ids AS id, versions AS version, tfs AS tf, dls AS dl, poss AS pos WHERE NOT arrayAll(v -> v = versions[1], versions) GROUP BY field, term, version`
+  const layout3 = ref(o, `${base}_postings_v3`)
+  // inlined, not a parameter (DDL takes none): COMMON_WORDS are [a-z0-9] only, checked here
+  const words = [...COMMON_WORDS]
+  if (!words.every((w) => /^[a-z0-9]+$/.test(w))) throw new Error('COMMON_WORDS must be [a-z0-9]')
+  const common = raw(`[${words.map((w) => `'${w}'`).join(', ')}]`)
+  const back = sql`SELECT field, term, version, ids, tfs, dls, poss FROM ${layout3} WHERE NOT endsWith(toString(field), '~2') OR hasAny(splitByChar(' ', term), ${common})`
   return [
     sql`CREATE TABLE IF NOT EXISTS ${ref(o, t.docs)} (${join(cols.map(def), ', ')})
       ENGINE = ReplacingMergeTree(version, is_deleted) ORDER BY id`,
@@ -183,9 +193,11 @@ export function searchTableDdl(type: SearchType, o: TableOptions = {}): Sql[] {
     sql`DROP TABLE IF EXISTS ${ref(o, `${base}_ingest`)}`,
     sql`CREATE TABLE IF NOT EXISTS ${legacy} (field LowCardinality(String), term String,
       ids Array(Int64), versions Array(UInt64), tfs Array(UInt32), dls Array(UInt32), poss Array(Array(UInt32))) ENGINE = MergeTree ORDER BY (field, term)`,
+    sql`CREATE TABLE IF NOT EXISTS ${layout3} (${join(POSTINGS_COLUMNS.map(def), ', ')}) ENGINE = MergeTree ORDER BY (field, term)`,
     sql`CREATE TABLE IF NOT EXISTS ${ref(o, t.postings)} (${join(POSTINGS_COLUMNS.map(def), ', ')})
-      ENGINE = MergeTree ORDER BY (field, term) SETTINGS index_granularity = 64, index_granularity_bytes = 262144 AS ${copy}`,
+      ENGINE = MergeTree ORDER BY (field, term) SETTINGS index_granularity = 64, index_granularity_bytes = 262144 AS ${copy} UNION ALL ${back}`,
     sql`DROP TABLE IF EXISTS ${legacy}`,
+    sql`DROP TABLE IF EXISTS ${layout3}`,
     // id → current version + 1 (deleted: absent, 0), through a view so that the dictionary's source
     // (a table name, resolved in the dictionary's database) needs no database name
     sql`CREATE VIEW IF NOT EXISTS ${ref(o, `${t.live}_src`)} AS SELECT id, version + 1 AS live FROM ${ref(o, t.docs)} FINAL`,

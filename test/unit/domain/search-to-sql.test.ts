@@ -250,10 +250,10 @@ t.test('index rows of a large batch: every token and common gram once per docume
   check(docs.slice(0, 50).reverse(), 'a small batch after it (scratch arrays reused, not cleared)')
 })
 
-t.test('DDL: documents, postings (migrating layout 1), the dictionary of current versions', async (t) => {
+t.test('DDL: documents, postings (migrating layout 1, moving layout 3 back), the dictionary of current versions', async (t) => {
   for (const type of ['o', 'r', 'd', 'rd', 'p', 'oa'] as const) {
     const ddl = searchTableDdl(type).map(compile)
-    t.equal(ddl.length, 9)
+    t.equal(ddl.length, 11)
     for (const q of ddl) t.same(q.query_params, {}, `${type}: DDL has no parameters`)
     const names = searchTables(type)
     const base = names.docs
@@ -262,12 +262,15 @@ t.test('DDL: documents, postings (migrating layout 1), the dictionary of current
     t.match(ddl[0].query, new RegExp(`^CREATE TABLE IF NOT EXISTS \`${base}\` .*ENGINE = ReplacingMergeTree\\(version, is_deleted\\) ORDER BY id$`, 's'))
     t.same(ddl.slice(1, 4).map((q) => q.query), [`DROP VIEW IF EXISTS \`${base}_postings_mv\``, `DROP VIEW IF EXISTS \`${base}_docs_mv\``, `DROP TABLE IF EXISTS \`${base}_ingest\``])
     t.match(ddl[4].query, new RegExp(`^CREATE TABLE IF NOT EXISTS \`${base}_postings\` .*versions Array\\(UInt64\\)`))
-    t.match(ddl[5].query, new RegExp(`^CREATE TABLE IF NOT EXISTS \`${names.postings}\` \\(\`field\` LowCardinality\\(String\\), \`term\` String, \`version\` UInt64, \`ids\` Array\\(Int64\\) CODEC\\(Delta, LZ4\\), \`tfs\` Array\\(UInt32\\), \`dls\` Array\\(UInt32\\), \`poss\` Array\\(Array\\(UInt32\\)\\)\\) ENGINE = MergeTree ORDER BY \\(field, term\\) SETTINGS index_granularity = 64, index_granularity_bytes = 262144 AS SELECT .* FROM \`${base}_postings\``))
-    t.equal(ddl[6].query, `DROP TABLE IF EXISTS \`${base}_postings\``)
-    t.equal(ddl[7].query, `CREATE VIEW IF NOT EXISTS \`${names.live}_src\` AS SELECT id, version + 1 AS live FROM \`${names.docs}\` FINAL`)
-    t.equal(ddl[8].query, `CREATE DICTIONARY IF NOT EXISTS \`${names.live}\` (id Int64, live UInt64) PRIMARY KEY id SOURCE(CLICKHOUSE(TABLE '${names.live}_src')) LAYOUT(HASHED()) LIFETIME(MIN 1 MAX 5)`,
+    t.equal(ddl[5].query, `CREATE TABLE IF NOT EXISTS \`${base}_postings_v3\` (\`field\` LowCardinality(String), \`term\` String, \`version\` UInt64, \`ids\` Array(Int64) CODEC(Delta, LZ4), \`tfs\` Array(UInt32), \`dls\` Array(UInt32), \`poss\` Array(Array(UInt32))) ENGINE = MergeTree ORDER BY (field, term)`, 'a layout-3 table (reverted layout), empty if absent')
+    t.match(ddl[6].query, /UNION ALL SELECT field, term, version, ids, tfs, dls, poss FROM `[a-z_]+_postings_v3` WHERE NOT endsWith\(toString\(field\), '~2'\) OR hasAny\(splitByChar\(' ', term\), \['a', 'an', /, 'its tokens and common grams copied back')
+    t.match(ddl[6].query, new RegExp(`^CREATE TABLE IF NOT EXISTS \`${names.postings}\` \\(\`field\` LowCardinality\\(String\\), \`term\` String, \`version\` UInt64, \`ids\` Array\\(Int64\\) CODEC\\(Delta, LZ4\\), \`tfs\` Array\\(UInt32\\), \`dls\` Array\\(UInt32\\), \`poss\` Array\\(Array\\(UInt32\\)\\)\\) ENGINE = MergeTree ORDER BY \\(field, term\\) SETTINGS index_granularity = 64, index_granularity_bytes = 262144 AS SELECT .* FROM \`${base}_postings\``))
+    t.equal(ddl[7].query, `DROP TABLE IF EXISTS \`${base}_postings\``)
+    t.equal(ddl[8].query, `DROP TABLE IF EXISTS \`${base}_postings_v3\``)
+    t.equal(ddl[9].query, `CREATE VIEW IF NOT EXISTS \`${names.live}_src\` AS SELECT id, version + 1 AS live FROM \`${names.docs}\` FINAL`)
+    t.equal(ddl[10].query, `CREATE DICTIONARY IF NOT EXISTS \`${names.live}\` (id Int64, live UInt64) PRIMARY KEY id SOURCE(CLICKHOUSE(TABLE '${names.live}_src')) LAYOUT(HASHED()) LIFETIME(MIN 1 MAX 5)`,
       'the source is a table name, resolved in the dictionary\'s database')
   }
   t.equal(compile(postingsInsertSql('o', { database: 'db1' })).query, 'INSERT INTO `db1`.`search_o_postings_v2` FORMAT Native')
-  t.match(compile(searchTableDdl('o', { database: 'db1' })[8]).query, /SOURCE\(CLICKHOUSE\(TABLE 'search_o_live_src' DB 'db1' INVALIDATE_QUERY 'SELECT max\(version\) FROM db1.search_o'\)\)/)
+  t.match(compile(searchTableDdl('o', { database: 'db1' })[10]).query, /SOURCE\(CLICKHOUSE\(TABLE 'search_o_live_src' DB 'db1' INVALIDATE_QUERY 'SELECT max\(version\) FROM db1.search_o'\)\)/)
 })
