@@ -39,9 +39,10 @@
  * when text and document clauses mix under OR/NOT (LEFT when a match needs no postings: NOT x,
  * x OR court_id:y). N and the average field lengths can be cached by the caller (corpusStatsSql,
  * then `corpus` for statsSql), so per query only df is read.
- * Key ranges of the postings are given in WHERE, never PREWHERE: the server moves them to PREWHERE
- * itself, and an explicit PREWHERE beside an ARRAY JOIN cost about 10 ms more per read of the
- * postings table at 1M documents (a one-key read: 7 ms with WHERE, 13-20 ms with PREWHERE).
+ * Key ranges of the postings are given in WHERE, not PREWHERE: the server moves them to PREWHERE
+ * itself. On layout 3's table (3 times the rows, reverted) an explicit PREWHERE beside an ARRAY
+ * JOIN cost about 10 ms more per read at 1M documents (a one-key read: 7 ms, against 13-20 ms);
+ * on this layout at 1M the two measured the same (bench queries interleaved).
  * Semantics are matcher.ts's, clause for clause (test/integration/search-agreement.test.ts):
  * - term: a posting (field in the leaf's fields, term = t);
  * - phrase: in one field, positions p, p+1, … of the tokens: grams and tokens joined on
