@@ -9,7 +9,7 @@ import type { Db } from '../core/clickhouse.js'
 import { sql, ident, raw } from '../core/sql.js'
 import type { Catalogue } from './catalogue/index.js'
 import { allTables, toCreateTable, type TableDef } from './tables.js'
-import { SEARCH_TYPES, searchTableDdl, searchTables, type SearchType } from '../domain/search/index.js'
+import { SEARCH_TYPES, searchTableDdl, searchTables, searchLegacyTables, type SearchType } from '../domain/search/index.js'
 
 export interface Migration { id: string; statement: string }
 
@@ -56,18 +56,31 @@ export async function migrate(db: Db, cat: Catalogue, log: (m: string) => void =
     await db.insert('_migrations', [{ id: m.id, statement: m.statement, checksum: checksum(m.statement) }])
     log(`applied ${m.id}`)
   }
-  // The search index's layout (tables, materialized views, the live-version dictionary) is declared
-  // with its query compiler; its statements are idempotent and run only while a part is missing.
+  await migrateSearchIndex(db, database, new Set(existing.keys()), log, notice)
+  return plan
+}
+
+/**
+ * The search index's layout (tables, the live-version dictionary) is declared with its query
+ * compiler; its statements are idempotent and run only while a part is missing or an older
+ * layout's postings are still there. Those are moved into the current table in place: the copy
+ * takes time in proportion to the index (the 10,000-opinion sample: about 20 s to 3 minutes),
+ * so it is said before it runs. A move stopped during its copy (the server killed) leaves both
+ * tables, the new one perhaps partial: it is dropped and the move made again from the older one,
+ * which is dropped only once the copy is complete.
+ */
+export async function migrateSearchIndex(db: Db, database: string, existing: ReadonlySet<string>, log: (m: string) => void, notice: (m: string) => void): Promise<void> {
   for (const type of Object.keys(SEARCH_TYPES) as SearchType[]) {
     const t = searchTables(type)
-    if ([t.docs, t.postings, t.ingest].every((name) => existing.has(name))) continue
-    // An index in an older layout is moved in place: it takes time in proportion to its size (the
-    // 10,000-opinion sample: about 3 minutes), so say so before the statements run.
-    const older = existing.has(t.docs) && !existing.has(t.postings)
-    if (older) notice(`moving the search index of type ${type} to the current layout (minutes for a large index; nothing to re-index)`)
+    const older = searchLegacyTables(type).filter((name) => existing.has(name))
+    if (!older.length && [t.docs, t.postings, t.ingest].every((name) => existing.has(name))) continue
+    if (older.length && existing.has(t.postings)) {
+      notice(`the search index of type ${type} was being moved to the current layout when it stopped: moving it again`)
+      await db.command(sql`DROP TABLE IF EXISTS ${ident(database)}.${ident(t.postings)}`)
+    }
+    if (older.length) notice(`moving the search index of type ${type} to the current layout (minutes for a large index; nothing to re-index)`)
     for (const statement of searchTableDdl(type, { database })) await db.command(statement)
-    if (older) notice(`moved the search index of type ${type}`)
+    if (older.length) notice(`moved the search index of type ${type}`)
     else log(`created the search index of type ${type}`)
   }
-  return plan
 }

@@ -27,7 +27,7 @@ export { analyzeDocument, analyzeText, VALUE_GAP, type AnalyzedDoc, type Analyze
 export { compileMatcher, type Matcher } from './matcher.js'
 export { scoreDocument, scoringPlan, weights, idf, tfNorm, K1, B, type SearchStats, type ScoringPlan } from './bm25.js'
 export {
-  searchSql, countSql, statsSql, expansionSql, searchTableDdl, searchTables, indexColumns, toIndexRows,
+  searchSql, countSql, statsSql, expansionSql, searchTableDdl, searchTables, searchLegacyTables, indexColumns, toIndexRows,
   DEFAULT_MAX_EXPANSIONS, type SearchSqlOptions, type TableOptions,
 } from './to-sql.js'
 export { searchRequest, requestAst, SearchRequestError, DEFAULT_ORDER, type SearchRequest, type OrderKey } from './request.js'

@@ -108,6 +108,12 @@ export function searchTables(type: SearchType, o: TableOptions = {}): { docs: st
   return { docs: base, postings, ingest: postings, live: `${base}_live` }
 }
 
+/** Postings tables of older layouts (1 and 3) that searchTableDdl moves into the current one. */
+export function searchLegacyTables(type: SearchType, o: TableOptions = {}): string[] {
+  const base = o.table ?? searchType(type).table
+  return [`${base}_postings`, `${base}_postings_v3`]
+}
+
 function ref(o: TableOptions, name: string): Sql {
   return o.database ? sql`${ident(o.database)}.${ident(name)}` : sql`${ident(name)}`
 }
@@ -176,11 +182,12 @@ export function searchTableDdl(type: SearchType, o: TableOptions = {}): Sql[] {
   const def = (c: { name: string; type: string }) => sql`${ident(c.name)} ${raw(c.type)}`
   // identifiers only ([A-Za-z0-9_], checked by ident), safe inside the dictionary's quoted source query
   const docsName = `${o.database ? `${ident(o.database).name}.` : ''}${ident(t.docs).name}`
-  const legacy = ref(o, `${base}_postings`)
+  const [legacyName, layout3Name] = searchLegacyTables(type, o)
+  const legacy = ref(o, legacyName)
   const copy = sql`SELECT field, term, versions[1] AS version, ids, tfs, dls, poss FROM ${legacy} WHERE arrayAll(v -> v = versions[1], versions)
     UNION ALL SELECT field, term, version, groupArray(id), groupArray(tf), groupArray(dl), groupArray(pos) FROM ${legacy}
       ARRAY JOIN ids AS id, versions AS version, tfs AS tf, dls AS dl, poss AS pos WHERE NOT arrayAll(v -> v = versions[1], versions) GROUP BY field, term, version`
-  const layout3 = ref(o, `${base}_postings_v3`)
+  const layout3 = ref(o, layout3Name)
   // inlined, not a parameter (DDL takes none): COMMON_WORDS are [a-z0-9] only, checked here
   const words = [...COMMON_WORDS]
   if (!words.every((w) => /^[a-z0-9]+$/.test(w))) throw new Error('COMMON_WORDS must be [a-z0-9]')
