@@ -151,6 +151,7 @@ try {
   // 2. The API process and a user.
   const user = await createUser(rt, `bench-api-${Date.now()}`, { rate: '1000000000/hour' })
   const token = user.token
+  const auth = { Authorization: `Token ${token}` }
   const apiPort = await freePort()
   const api = `http://127.0.0.1:${apiPort}`
   let apiChild = startApi(apiPort, 'api')
@@ -181,7 +182,7 @@ try {
   const helloPort = await freePort()
   // One detail's answer, which the hello-world server also sends as is (the "same bytes" case).
   const sampleFile = path.join(out, `${tag}-detail-sample.json`)
-  writeFileSync(sampleFile, await (await fetch(api + detailUrl(data.maxDocketId), { headers: { Authorization: `Token ${token}` } })).text())
+  writeFileSync(sampleFile, await (await fetch(api + detailUrl(data.maxDocketId), { headers: auth })).text())
   const hello = startNodeServer('hello-server', 'hello-server.ts', { PORT: String(helloPort), BODY_FILE: sampleFile })
   const helloOrigin = `http://127.0.0.1:${helloPort}`
   await listening(helloOrigin, hello, 'the hello-world server')
@@ -218,7 +219,6 @@ try {
     const lo = dayNumber(c.from), hi = dayNumber(c.to)
     return `/api/rest/v4/dockets/?court=${encodeURIComponent(c.court)}&date_filed__gte=${isoOf(lo + Math.floor(r() * (hi - lo + 1)))}&order_by=-date_filed`
   }
-  const auth = { Authorization: `Token ${token}` }
 
   // The peer must answer what the API answers (origins aside).
   let peerCheck = 'not run'

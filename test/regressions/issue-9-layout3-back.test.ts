@@ -16,14 +16,14 @@ import { compileMatcher } from '../../domain/search/matcher.js'
 import { searchTableDdl, searchSql, refreshSql, COMMON_WORDS, toIndexRows } from '../../domain/search/to-sql.js'
 import { writeIndexRows } from '../../streams/search/indexer.js'
 import { scratchDatabase } from '../helpers/scratch-db.js'
+import { prng } from '../fuzz/lib/generate.js'
 
 const cfg = loadConfig()
 const name = `t_issue9_back_${process.pid}_${Date.now().toString(36)}`
 
 t.test('a layout-3 index is moved back to layout 2 by the DDL', async (t) => {
   const db = await scratchDatabase(t, name)
-  let seed = 7
-  const rnd = () => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed / 0x7fffffff }
+  const rnd = prng(7)
   const vocabulary = [...Array.from({ length: 40 }, (_, i) => `w${i.toString(36)}x`), ...[...COMMON_WORDS].slice(0, 6)]
   const words = (n: number) => Array.from({ length: n }, () => vocabulary[Math.floor(rnd() * vocabulary.length)])
   const docs = Array.from({ length: 40 }, (_, i) => analyzeDocument('o', { id: i + 1, case_name: `${words(2).join(' ')} v. ${words(1)[0]}`, text: words(200).join(' '), court_id: 'scotus' }))

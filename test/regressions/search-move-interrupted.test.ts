@@ -13,14 +13,14 @@ import { searchTableDdl, toIndexRows } from '../../domain/search/to-sql.js'
 import { writeIndexRows } from '../../streams/search/indexer.js'
 import { migrateSearchIndex } from '../../schemas/migrate.js'
 import { scratchDatabase } from '../helpers/scratch-db.js'
+import { prng } from '../fuzz/lib/generate.js'
 
 const cfg = loadConfig()
 const name = `t_search_move_${process.pid}_${Date.now().toString(36)}`
 
 t.test('a move of the search index stopped during its copy is made again', async (t) => {
   const db = await scratchDatabase(t, name)
-  let seed = 11
-  const rnd = () => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed / 0x7fffffff }
+  const rnd = prng(11)
   const vocabulary = Array.from({ length: 300 }, (_, i) => `w${i.toString(36)}x`)
   const words = (n: number) => Array.from({ length: n }, () => vocabulary[Math.floor(rnd() * vocabulary.length)]).join(' ')
   const docs = Array.from({ length: 60 }, (_, i) => analyzeDocument('o', { id: i + 1, case_name: `${words(2)} v. ${words(1)}`, text: words(150), court_id: 'scotus' }))
