@@ -2,7 +2,10 @@
  * Search at scale: ClickHouse through domain/search/to-sql.ts against PostgreSQL 15 full-text
  * search over the same documents, in one run.
  *
- *   npx tsx bench/search.ts [--docs 1000000 | --quick] [--queries 40] [--reps 3] [--batch 5000] [--inflight 2] [--no-peer] [--keep]
+ *   npx tsx bench/search.ts [--docs 1000000 | --quick] [--queries 40] [--reps 3] [--batch 5000] [--inflight 2] [--no-peer] [--keep] [--reuse]
+ *
+ * --keep keeps the ClickHouse database (and the query samples drawn from its texts); --reuse then
+ * measures the queries again on it, without indexing (the peer is skipped: its rows are not kept).
  *
  * 1. Generates opinion-like documents (bench/lib/search-corpus.ts), 50,000 at a time, and indexes
  *    each chunk as the search indexer does: batches of --batch documents, analyzeDocument +
@@ -14,7 +17,7 @@
  *    written to a CSV file for the peer.
  * 2. Queries (--queries per kind, after 3 warm-ups, each run --reps times), as the search API asks them: the BM25
  *    statistics (statsSql with the corpus statistics cached: corpusStatsSql once), then the top 20
- *    (searchSql) and the count (countSql) in parallel:
+ *    (searchSql), which also counts the matches where it can (`total`), else the count (countSql) beside it:
  *      term      a word of frequency rank 50-5,000, unfielded (all 13 default fields), by score
  *      phrase    2-3 consecutive words of a generated text (frequent words and "F.3d" are common)
  *      field     caseName:<surname>, by score
@@ -32,7 +35,7 @@
  */
 import os from 'node:os'
 import path from 'node:path'
-import { createWriteStream, createReadStream, mkdirSync, writeFileSync, rmSync } from 'node:fs'
+import { createWriteStream, createReadStream, existsSync, mkdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs'
 import { once } from 'node:events'
 import { performance } from 'node:perf_hooks'
 import pg from 'pg'
@@ -44,7 +47,7 @@ import { tokens } from '../domain/search/analyzer.js'
 import { parseQuery } from '../domain/search/parse.js'
 import type { Node } from '../domain/search/ast.js'
 import {
-  searchTableDdl, toIndexRows, searchSql, countSql, statsSql, corpusStatsSql, refreshSql,
+  searchTableDdl, toIndexRows, searchPageSql, countSql, statsSql, corpusStatsSql, refreshSql,
   type SearchStats, type CorpusStats, type SearchSqlOptions,
 } from '../domain/search/to-sql.js'
 import { createCorpus, WORDS, COURT_IDS, SURNAME_TOKENS, rng, type OpinionDoc } from './lib/search-corpus.js'
@@ -63,8 +66,9 @@ const INFLIGHT = Number(arg('inflight', '2'))
 const REPS = Number(arg('reps', '3'))
 const PEER_TIMEOUT_MS = Number(arg('peer-timeout-ms', '30000'))
 const CHUNK = 50_000
-const PEER = !argv.includes('--no-peer')
-const KEEP = argv.includes('--keep')
+const PEER = !argv.includes('--no-peer') && !argv.includes('--reuse')
+const REUSE = argv.includes('--reuse')
+const KEEP = argv.includes('--keep') || REUSE
 const DB = arg('db', 'lds_bench_search')
 const TYPE = 'o' as const
 
@@ -72,6 +76,7 @@ const cfg = loadConfig()
 const BENCH_DIR = path.join(cfg.dataDir, 'bench')
 const PG_DIR = path.join(BENCH_DIR, 'pg-search')
 const CSV = path.join(PG_DIR, 'opinions.csv')
+const SAMPLES = path.join(BENCH_DIR, `${DB}-samples.json`)
 const log = (m: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${m}`)
 const loadAvg = () => os.loadavg().map((x) => x.toFixed(1)).join(' ')
 
@@ -89,6 +94,22 @@ interface LoadResult {
 }
 
 const cpuMs = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000 }
+
+/** The texts queries are drawn from: every 499th document's tokens, up to 2,000. */
+function drawSamples(samples: string[][], docs: readonly OpinionDoc[]): void {
+  for (const d of docs) if (samples.length < 2000 && d.id % 499 === 0) samples.push(tokens(d.text))
+}
+
+/** The samples of a kept database: from the file its run wrote, or generated again (not indexed). */
+function keptSamples(): string[][] {
+  if (existsSync(SAMPLES)) return JSON.parse(readFileSync(SAMPLES, 'utf8')) as string[][]
+  log(`  no ${SAMPLES}: generating the ${fmtInt(N)} documents again (not indexing) to draw the query samples`)
+  const corpus = createCorpus()
+  const samples: string[][] = []
+  for (let b = 1; b <= N && samples.length < 2000; b += BATCH) drawSamples(samples, corpus.batch(b, Math.min(BATCH, N + 1 - b)))
+  writeFileSync(SAMPLES, JSON.stringify(samples))
+  return samples
+}
 
 async function loadClickHouse(db: Db, samples: string[][]): Promise<LoadResult> {
   const corpus = createCorpus()
@@ -112,7 +133,7 @@ async function loadClickHouse(db: Db, samples: string[][]): Promise<LoadResult> 
       }
       if (!csv.write(out)) await once(csv, 'drain')
     }
-    for (const d of docs) if (samples.length < 2000 && d.id % 499 === 0) samples.push(tokens(d.text))
+    drawSamples(samples, docs)
     const t1 = performance.now()
     genMs += t1 - t0
     // indexing, as a stream processor does it: a batch → rows → one insert; inserts overlap the next batch's preparation
@@ -196,10 +217,14 @@ function clickhouseEngine(db: Db, corpus: CorpusStats): Engine {
       const filters: Node | undefined = q.filters ? parseQuery(`court_id:${q.filters.court} dateFiled:[${q.filters.from} TO ${q.filters.to}]`, TYPE) : undefined
       const o: SearchSqlOptions = { filters, corpus, limit: 20, order: q.byDate ? [{ field: 'dateFiled', dir: 'desc' }] : undefined }
       const stats = q.byDate ? undefined : (await db.query<SearchStats>(statsSql(ast, TYPE, o)))[0]
-      const [page, [{ count }]] = await Promise.all([
-        db.query<{ id: number }>(searchSql(ast, TYPE, { ...o, stats })),
-        db.query<{ count: number }>(countSql(ast, TYPE, o)),
+      // as the search API asks: the page counts the matches where its rows are one per document
+      // (searchSql `total`); otherwise the count runs beside it (the statistics order a phrase's join)
+      const pageSql = searchPageSql(ast, TYPE, { ...o, stats, total: true })
+      const [page, counts] = await Promise.all([
+        db.query<{ id: number; total?: number }>(pageSql.sql),
+        pageSql.total ? Promise.resolve(null) : db.query<{ count: number }>(countSql(ast, TYPE, { ...o, stats })),
       ])
+      const count = counts ? counts[0].count : page.length ? page[0].total : 0
       return { hits: Number(count), top: page.map((p) => Number(p.id)) }
     },
   }
@@ -303,16 +328,23 @@ async function main(): Promise<void> {
   const result: Record<string, unknown> = { docs: N, queriesPerKind: QUERIES, batch: BATCH, inflight: INFLIGHT, cpus: os.cpus().length, loadAverageStart: os.loadavg() }
   try {
     log(`search bench: ${fmtInt(N)} opinion documents, ${QUERIES} queries per kind, batches of ${BATCH}, ${INFLIGHT} inserts in flight; ${os.cpus().length} CPUs, load average ${loadAvg()}`)
-    await root.command(sql`DROP DATABASE IF EXISTS ${ident(DB)}`)
-    await root.command(sql`CREATE DATABASE ${ident(DB)}`)
-    for (const q of searchTableDdl(TYPE, { database: DB })) await db.command(q)
-    if (PEER) mkdirSync(PG_DIR, { recursive: true })
-
     const samples: string[][] = []
-    log('ClickHouse: generating and indexing')
-    const load = await loadClickHouse(db, samples)
-    log(`ClickHouse: ${fmtInt(load.docs)} documents indexed in ${load.indexSeconds.toFixed(1)} s = ${fmtInt(load.docsPerSecond)} docs/s (generation ${load.genSeconds.toFixed(0)} s, not counted); waiting for merges`)
-    log(`ClickHouse: indexing CPU of this process: analysis ${load.analyzeCpuSeconds.toFixed(1)} s, index rows ${load.rowsCpuSeconds.toFixed(1)} s (${fmtInt(load.docs / (load.analyzeCpuSeconds + load.rowsCpuSeconds))} docs per CPU second); inserts ${load.insertSeconds.toFixed(1)} s summed`)
+    if (REUSE) {
+      samples.push(...keptSamples())
+      log(`ClickHouse: reusing ${DB} as kept by an earlier --keep run (${samples.length} sample texts); not indexing`)
+    } else {
+      await root.command(sql`DROP DATABASE IF EXISTS ${ident(DB)}`)
+      await root.command(sql`CREATE DATABASE ${ident(DB)}`)
+      for (const q of searchTableDdl(TYPE, { database: DB })) await db.command(q)
+      if (PEER) mkdirSync(PG_DIR, { recursive: true })
+      log('ClickHouse: generating and indexing')
+      const load = await loadClickHouse(db, samples)
+      result.load = load
+      log(`ClickHouse: ${fmtInt(load.docs)} documents indexed in ${load.indexSeconds.toFixed(1)} s = ${fmtInt(load.docsPerSecond)} docs/s (generation ${load.genSeconds.toFixed(0)} s, not counted); waiting for merges`)
+      log(`ClickHouse: indexing CPU of this process: analysis ${load.analyzeCpuSeconds.toFixed(1)} s, index rows ${load.rowsCpuSeconds.toFixed(1)} s (${fmtInt(load.docs / (load.analyzeCpuSeconds + load.rowsCpuSeconds))} docs per CPU second); inserts ${load.insertSeconds.toFixed(1)} s summed`)
+      if (KEEP) { mkdirSync(BENCH_DIR, { recursive: true }); writeFileSync(SAMPLES, JSON.stringify(samples)) }
+    }
+    const load = result.load as LoadResult | undefined
     const parts = await settle(db, 180_000)
     log(`ClickHouse: ${parts}`)
     await db.command(refreshSql(TYPE, { database: DB }))
@@ -348,7 +380,7 @@ async function main(): Promise<void> {
 
     result.loadAverageEnd = os.loadavg()
     const rows: string[][] = [['', 'ClickHouse p50', 'p95', 'best p50', 'best p95', ...(peer ? ['PostgreSQL p50', 'p95', 'best p50', 'best p95', 'p95 ratio', 'best p95 ratio'] : []), 'mean hits']]
-    rows.push(['index docs/s', fmtInt(load.docsPerSecond), '', '', '', ...(peerLoad ? [fmtInt(peerLoad.docsPerSecond), '', '', '', fmtRatio(load.docsPerSecond / peerLoad.docsPerSecond), ''] : []), ''])
+    if (load) rows.push(['index docs/s', fmtInt(load.docsPerSecond), '', '', '', ...(peerLoad ? [fmtInt(peerLoad.docsPerSecond), '', '', '', fmtRatio(load.docsPerSecond / peerLoad.docsPerSecond), ''] : []), ''])
     for (const k of KINDS) {
       const c = ch[k]
       const p = peer?.[k]

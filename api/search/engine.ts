@@ -5,6 +5,9 @@
  * slowly and cost a scan, so each type's are kept for a short while; document frequencies are
  * read per query.
  *
+ * A request's page and count usually run together: the page query also counts the matches
+ * (searchSql `total`), and the count takes that number instead of running the query again.
+ *
  * Pages: ordered by a single field, the next page continues after the last row's (value, id)
  * (search_after), so documents indexed meanwhile do not shift it; score and multi-key orders page
  * by offset.
@@ -12,8 +15,8 @@
 import type { Db } from '../../core/clickhouse.js'
 import { sql, ident } from '../../core/sql.js'
 import { SEARCH_RESULTS } from '../../schemas/internal/search.js'
-import { and, or, not, searchType, scoringPlan, searchSql, countSql, statsSql, requestAst, type Node, type SearchRequest, type SearchStats, type SearchType } from '../../domain/search/index.js'
-import { corpusStatsSql, type CorpusStats } from '../../domain/search/to-sql.js'
+import { and, or, not, searchType, scoringPlan, scores, searchSql, countSql, statsSql, requestAst, type Node, type SearchRequest, type SearchStats, type SearchType } from '../../domain/search/index.js'
+import { corpusStatsSql, searchPageSql, type CorpusStats } from '../../domain/search/to-sql.js'
 
 export interface After { value: string | number | null; id: number }
 
@@ -22,6 +25,9 @@ export interface PageRequest { limit: number; offset: number; after?: After }
 export interface Hit { id: number; score: number; key: string | number | null }
 
 export interface StoredResult { result: Record<string, unknown>; dateCreated: string | null; indexedAt: string }
+
+/** Placeholder statistics: only to ask searchPageSql whether a page can count, never run. */
+const NO_STATS: SearchStats = { n: 0, avgdl: {}, df: {} }
 
 /** How long corpus statistics are reused. */
 const CORPUS_TTL_MS = 30_000
@@ -64,23 +70,55 @@ export function createSearchEngine(db: Db): SearchEngine {
     return stats
   }
 
+  // a request's BM25 statistics, read once for its page and its count (a phrase's join order needs them too)
+  const statsOf = new WeakMap<SearchRequest, Promise<SearchStats>>()
+  const statsFor = (r: SearchRequest): Promise<SearchStats> => {
+    let stats = statsOf.get(r)
+    if (!stats) {
+      stats = corpusOf(r.type)
+        .then((corpus) => db.query<SearchStats>(statsSql(r.query, r.type, { database: db.database, corpus })))
+        .then(([row]) => ({ n: Number(row.n), avgdl: row.avgdl, df: Object.fromEntries(Object.entries(row.df ?? {}).map(([k, v]) => [k, Number(v)])) }))
+      statsOf.set(r, stats)
+    }
+    return stats
+  }
+  const hasPhrase = (n: Node): boolean =>
+    n.kind === 'phrase' || ((n.kind === 'and' || n.kind === 'or') && n.children.some(hasPhrase)) || (n.kind === 'not' && hasPhrase(n.child))
+
+  // a request's total as its page query computed it (searchSql `total`), for its count to take
+  // instead of running the query's work again; null when that page could not tell
+  const totals = new WeakMap<SearchRequest, Promise<number | null>>()
+
   return {
     async page(r, p) {
       const af = afterField(r)
-      const filters = p.after && af ? and([r.filters, afterNode(af.field, af.dir, p.after)]) : r.filters
-      const scored = r.order.some((k) => k.field === 'score') && scoringPlan(r.query, searchType(r.type)).terms.length > 0
-      let stats: SearchStats | undefined
-      if (scored) {
-        const [row] = await db.query<SearchStats>(statsSql(r.query, r.type, { database: db.database, corpus: await corpusOf(r.type) }))
-        stats = { n: Number(row.n), avgdl: row.avgdl, df: Object.fromEntries(Object.entries(row.df ?? {}).map(([k, v]) => [k, Number(v)])) }
+      const continued = Boolean(p.after && af)
+      const filters = continued && p.after && af ? and([r.filters, afterNode(af.field, af.dir, p.after)]) : r.filters
+      // a page continued after a key sees only the rows past it: its total is not the request's
+      const offset = p.after ? 0 : p.offset
+      const o = { database: db.database, filters, order: r.order, limit: p.limit, offset }
+      // whether this page can count: known before the statistics (the query's shape decides)
+      let tell: ((n: number | null) => void) | undefined
+      if (!continued && !totals.has(r) && searchPageSql(r.query, r.type, { ...o, total: true, stats: NO_STATS }).total) {
+        totals.set(r, new Promise((resolve) => { tell = resolve }))
       }
-      const rows = await db.query<Record<string, unknown>>(searchSql(r.query, r.type, {
-        database: db.database, filters, order: r.order, limit: p.limit, offset: p.after ? 0 : p.offset, stats,
-      }))
-      return rows.map((x) => ({ id: Number(x.id), score: Number(x.score ?? 0), key: af ? ((x[af.column] ?? null) as string | number | null) : null }))
+      try {
+        const scored = r.order.some((k) => k.field === 'score') && scores(scoringPlan(r.query, searchType(r.type)))
+        const stats = scored ? await statsFor(r) : undefined
+        const rows = await db.query<Record<string, unknown>>(searchSql(r.query, r.type, { ...o, stats, total: Boolean(tell) }))
+        tell?.(rows.length ? Number(rows[0].total) : offset === 0 ? 0 : null)
+        return rows.map((x) => ({ id: Number(x.id), score: Number(x.score ?? 0), key: af ? ((x[af.column] ?? null) as string | number | null) : null }))
+      } catch (err) {
+        tell?.(null)
+        throw err
+      }
     },
     async count(r, type = r.type) {
-      const [row] = await db.query<{ count: number }>(countSql(requestAst(r), type, { database: db.database }))
+      const known = type === r.type ? await totals.get(r) : undefined
+      if (known !== undefined && known !== null) return known
+      // a phrase joins its words' occurrences largest first, which its words' document frequencies tell
+      const stats = type === r.type && hasPhrase(r.query) && scores(scoringPlan(r.query, searchType(r.type))) ? await statsFor(r) : undefined
+      const [row] = await db.query<{ count: number }>(countSql(requestAst(r), type, { database: db.database, stats }))
       return Number(row?.count ?? 0)
     },
     async results(type, ids) {

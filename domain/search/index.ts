@@ -25,7 +25,7 @@ export { show, leaves, and, or, not, ALL, NONE, type Node, type Leaf, type Scala
 export { parseQuery, SearchSyntaxError, MESSAGES, MIN_PREFIX, dateSpan } from './parse.js'
 export { analyzeDocument, analyzeText, VALUE_GAP, type AnalyzedDoc, type AnalyzedField, type FieldValue, type SearchDocument } from './document.js'
 export { compileMatcher, type Matcher } from './matcher.js'
-export { scoreDocument, scoringPlan, weights, idf, tfNorm, K1, B, type SearchStats, type ScoringPlan } from './bm25.js'
+export { scoreDocument, scoringPlan, scores, weights, phraseWeights, idf, tfNorm, K1, B, type SearchStats, type ScoringPlan } from './bm25.js'
 export {
   searchSql, countSql, statsSql, expansionSql, searchTableDdl, searchTables, searchLegacyTables, indexColumns, toIndexRows,
   DEFAULT_MAX_EXPANSIONS, type SearchSqlOptions, type TableOptions,

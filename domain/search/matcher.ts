@@ -47,6 +47,48 @@ export function phraseAt(f: AnalyzedField, toks: readonly string[]): boolean {
   return false
 }
 
+/**
+ * How often the phrase occurs in the field: the start positions where its tokens follow each
+ * other (the phrase frequency a phrase scores with, bm25.ts; to-sql.ts counts the same).
+ */
+export function phraseCount(f: AnalyzedField, toks: readonly string[]): number {
+  const first = f.positions.get(toks[0])
+  if (!first) return 0
+  for (let k = 1; k < toks.length; k++) if (!f.positions.has(toks[k])) return 0
+  const all = f.tokens
+  let n = 0
+  outer: for (const p of first) {
+    for (let k = 1; k < toks.length; k++) if (all[p + k] !== toks[k]) continue outer
+    n++
+  }
+  return n
+}
+
+/** Some position of `sorted` (ascending) lies in [lo, hi]. */
+function anyWithin(sorted: readonly number[], lo: number, hi: number): boolean {
+  let a = 0
+  let b = sorted.length
+  while (a < b) { const m = (a + b) >> 1; if (sorted[m] < lo) a = m + 1; else b = m }
+  return a < sorted.length && sorted[a] <= hi
+}
+
+/**
+ * How often a proximity group occurs in the field: the positions p of its tokens (each token's
+ * list in the group's order, a repeated token's list as often as it is repeated) whose window
+ * [p, p + width] holds every token. Zero exactly when withinWindow is false.
+ */
+export function windowCount(f: AnalyzedField, toks: readonly string[], width: number): number {
+  const lists: (readonly number[])[] = []
+  for (const t of toks) {
+    const p = f.positions.get(t)
+    if (!p) return 0
+    lists.push(p)
+  }
+  let n = 0
+  for (const list of lists) for (const p of list) if (lists.every((l) => anyWithin(l, p, p + width))) n++
+  return n
+}
+
 /** Some window [s, s + width] (s the position of one of the tokens) holds every token. */
 export function withinWindow(f: AnalyzedField, toks: readonly string[], width: number): boolean {
   const lists: (readonly number[])[] = []

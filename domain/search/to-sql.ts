@@ -59,7 +59,7 @@ import { and, type Node, type Scalar } from './ast.js'
 import { VALUE_GAP, type AnalyzedDoc } from './document.js'
 import { searchType, type FieldKind, type SearchField, type SearchType, type SearchTypeSpec } from './fields.js'
 import { fieldOf, textFieldsOf } from './matcher.js'
-import { B, K1, dfKey, scoringPlan, weights, type SearchStats } from './bm25.js'
+import { B, K1, dfKey, scoringPlan, scores, weights, phraseWeights, type ScoringPlan, type SearchStats } from './bm25.js'
 
 export type { SearchStats } from './bm25.js'
 
@@ -86,6 +86,12 @@ export interface SearchSqlOptions extends TableOptions {
   readonly maxExpansions?: number
   /** n and avgdl cached by the caller (corpusStatsSql): statsSql then reads only df */
   readonly corpus?: CorpusStats
+  /**
+   * searchSql: also a column `total`, the number of matching documents (what countSql counts),
+   * computed over the page query's own rows, where they are one per document (not when ordered by
+   * a document column: those rows are made unique after). Saves a second run of the query's work.
+   */
+  readonly total?: boolean
 }
 
 /** The corpus half of SearchStats (corpusStatsSql). */
@@ -792,47 +798,82 @@ function constraints(c: Ctx, cols: string[], toks: readonly string[], exact: boo
 }
 
 /**
- * The (id) of the documents where a phrase or proximity group matches: the postings of its
- * constraints (grams and tokens) joined on (id, version, field), positions compared row by row
- * (no aggregation). ClickHouse builds a hash table of each right-hand side, so the largest
- * constraint (by df, when the statistics are known) is read on the left and the others joined to it.
+ * A phrase's or proximity group's occurrences: the postings of its constraints (grams and tokens)
+ * joined on (id, version, field), one row per (document, field) where they all occur. `freq`
+ * counts the group's occurrences in a row (0: the words are there, not in place); `cond` is
+ * freq > 0 (null: always, one constraint). ClickHouse builds a hash table of each right-hand side,
+ * so the largest constraint (by df, when the statistics are known) is read on the left and the
+ * others joined to it. `only`: the documents to look at (request filters). With one constraint
+ * (one word, or one gram) its frequency is the posting's tf and no positions are read.
  */
-function phraseSet(c: Ctx, leaf: Extract<TextLeaf, { kind: 'phrase' }>): Sql {
+function phraseJoin(c: Ctx, leaf: Extract<TextLeaf, { kind: 'phrase' }>, o: { only?: Sql; dl?: boolean } = {}): { from: Sql; head: ReturnType<typeof ident>; freq: Sql; cond: Sql | null } {
   const cols = fields(c.spec, leaf)
   const exact = leaf.slop === undefined
   const cs = constraints(c, cols, leaf.tokens, exact)
   const alias = (k: number) => ident(`t${k}`)
-  const live = c.checked ? sql` AND ${isLive(c.live, sql`id`, sql`version`)}` : empty
+  const headConds = [...(c.checked ? [isLive(c.live, sql`id`, sql`version`)] : []), ...(o.only ? [sql`id IN (${o.only})`] : [])]
+  const single = cs.length === 1
   const rel = (k: number, first: boolean) => {
     const x = cs[k]
     // the column the constraints join on: the text field (a gram's without its suffix); not named
     // `field`, which the key condition reads
     const base = x.gram ? sql`replaceOne(toString(field), '~2', '')` : sql`toString(field)`
-    return sql`(SELECT ${base} AS f, id, version, pos FROM ${c.postings}
-    ARRAY JOIN ids AS id, poss AS pos WHERE ${fieldIn(x.gram ? cols.map(gramField) : cols)} AND term = ${x.term}${first ? live : empty}) AS ${alias(k)}`
+    const more = first ? join(headConds.map((h) => sql` AND ${h}`), '') : empty
+    const cols2 = [single ? sql`tf` : sql`pos`, ...(first && o.dl ? [sql`dl`] : [])]
+    const arrays = [single ? sql`tfs AS tf` : sql`poss AS pos`, ...(first && o.dl ? [sql`dls AS dl`] : [])]
+    return sql`(SELECT ${base} AS f, id, version, ${join(cols2, ', ')} FROM ${c.postings}
+    ARRAY JOIN ids AS id, ${join(arrays, ', ')} WHERE ${fieldIn(x.gram ? cols.map(gramField) : cols)} AND term = ${x.term}${more}) AS ${alias(k)}`
   }
   const pos = (k: number) => sql`${alias(k)}.pos`
   const order = cs.map((_, k) => k).sort((a, b) => cs[b].size - cs[a].size || a - b)
   const [head, ...rest] = order
   const joins = rest.map((k) => sql` INNER JOIN ${rel(k, false)} ON ${alias(k)}.id = ${alias(head)}.id AND ${alias(k)}.version = ${alias(head)}.version AND ${alias(k)}.f = ${alias(head)}.f`)
-  let cond: Sql
+  const from = sql`${rel(head, true)}${join(joins, '')}`
+  if (single) return { from, head: alias(head), freq: sql`${alias(head)}.tf`, cond: null }
+  let test: Sql
+  let over: Sql
   if (exact) {
-    cond = rest.length ? sql`arrayExists(p -> ${join(rest.map((k) => sql`has(${pos(k)}, p + ${cs[k].offset - cs[head].offset})`), ' AND ')}, ${pos(head)})` : sql`1`
+    test = join(rest.map((k) => sql`has(${pos(k)}, p + ${cs[k].offset - cs[head].offset})`), ' AND ')
+    over = pos(head)
   } else {
     const width = (leaf.slop ?? 0) + leaf.tokens.length - 1
-    const inWindow = cs.map((_, k) => sql`arrayExists(x -> x >= p AND x <= p + ${width}, ${pos(k)})`)
-    cond = sql`arrayExists(p -> ${join(inWindow, ' AND ')}, arrayConcat(${join(cs.map((_, k) => pos(k)), ', ')}))`
+    test = join(cs.map((_, k) => sql`arrayExists(x -> x >= p AND x <= p + ${width}, ${pos(k)})`), ' AND ')
+    over = sql`arrayConcat(${join(cs.map((_, k) => pos(k)), ', ')})`
   }
-  return sql`SELECT ${alias(head)}.id AS id FROM ${rel(head, true)}${join(joins, '')} WHERE ${cond}`
+  return { from, head: alias(head), freq: sql`arrayCount(p -> ${test}, ${over})`, cond: sql`arrayExists(p -> ${test}, ${over})` }
 }
 
-/** Column of the postings rows: the row's document is one the i-th (phrase) leaf matches. */
-const inPhrase = (i: number) => ident(`ph${i}`)
+/** The (id) of the documents where a phrase or proximity group matches (not deduplicated). */
+function phraseSet(c: Ctx, leaf: Extract<TextLeaf, { kind: 'phrase' }>): Sql {
+  const j = phraseJoin(c, leaf)
+  return sql`SELECT ${j.head}.id AS id FROM ${j.from} WHERE ${j.cond ?? sql`1`}`
+}
+
+/**
+ * One row (id, score) per current document where a phrase or proximity group matches: its BM25
+ * score (bm25.ts: the frequency of the group in each field where it occurs, weighted by the sum of
+ * its tokens' idf there), or 0 without `weights`. A batch delivered twice repeats every row of
+ * its documents the same number of times, so a document's sum is divided by its rows per field
+ * (the fields counted in a bit mask, as scoreParts does; cheaper than grouping by field first).
+ */
+function phraseScored(c: Ctx, leaf: Extract<TextLeaf, { kind: 'phrase' }>, weights: Map<string, number> | null, only?: Sql): Sql {
+  if (!weights || !c.o.stats) {
+    const j = phraseJoin(c, leaf, { only })
+    return sql`SELECT DISTINCT ${j.head}.id AS id, toFloat64(0) AS score FROM ${j.from}${j.cond ? sql` WHERE ${j.cond}` : empty}`
+  }
+  const j = phraseJoin(c, leaf, { only, dl: true })
+  const cols = fields(c.spec, leaf)
+  const ws = param(cols.map((col) => weights.get(col) ?? 0), 'Array(Float64)')
+  const avg = param(cols.map((col) => c.o.stats?.avgdl[col] || 1), 'Array(Float64)')
+  const s = sql`arrayElement(${ws}, fk) * fq * ${param(K1 + 1, 'Float64')} / (fq + ${param(K1, 'Float64')} * (${param(1 - B, 'Float64')} + ${param(B, 'Float64')} * fq_dl / arrayElement(${avg}, fk)))`
+  const fieldsSeen = cols.length < MASK_KEYS ? sql`bitCount(groupBitOr(bitShiftLeft(toUInt64(1), fk)))` : sql`uniqExact(fk)`
+  const h = j.head
+  return sql`SELECT id, sum(${s}) * ${fieldsSeen} / count() AS score FROM (
+      SELECT ${h}.id AS id, indexOf(${param(cols, 'Array(String)')}, ${h}.f) AS fk, ${h}.dl AS fq_dl, ${j.freq} AS fq FROM ${j.from}) WHERE fq > 0 GROUP BY id`
+}
+
 /** Column of the postings rows (computed once per postings row): the row is in leaf i's key range. */
 const inLeaf = (i: number) => ident(`m${i}`)
-
-/** A postings row is read by leaf i: in its key range and, for a phrase, in a document it matches. */
-const readBy = (leaf: TextLeaf, i: number) => (leaf.kind === 'phrase' ? sql`(${inLeaf(i)} AND ${inPhrase(i)})` : sql`${inLeaf(i)}`)
 
 /** Scoring keys beyond this many: deduplicated by a set of (key, value) instead of a bit mask. */
 const MASK_KEYS = 64
@@ -843,14 +884,14 @@ const MASK_KEYS = 64
  * number m of times (all of a document's postings come from one insert), so the sum over the rows
  * read is divided by m = rows / distinct keys, the distinct keys counted in a bit mask.
  */
-function scoreParts(ast: Node, spec: SearchTypeSpec, stats: SearchStats): { pre: Sql[]; agg: Sql } | null {
-  const sp = scoringPlan(ast, spec)
+function scoreParts(sp: ScoringPlan, stats: SearchStats): { pre: Sql[]; agg: Sql } | null {
   if (sp.terms.length === 0) return null
   const w = weights(sp, stats)
   const keys = param(sp.terms.map((t) => t.key), 'Array(String)')
   const ws = param(sp.terms.map((t) => w.get(t.key) ?? 0), 'Array(Float64)')
-  const cols = param(sp.columns, 'Array(String)')
-  const avg = param(sp.columns.map((c) => stats.avgdl[c] || 1), 'Array(Float64)')
+  const columns = [...new Set(sp.terms.map((t) => t.column))]
+  const cols = param(columns, 'Array(String)')
+  const avg = param(columns.map((c) => stats.avgdl[c] || 1), 'Array(Float64)')
   const pre = [
     sql`indexOf(${keys}, concat(field, ':', term)) AS k`,
     sql`transform(toString(field), ${cols}, ${avg}, toFloat64(1)) AS a`,
@@ -866,25 +907,40 @@ function scoreParts(ast: Node, spec: SearchTypeSpec, stats: SearchStats): { pre:
 }
 
 /**
- * One row per current document with postings of the query's text leaves: `id`, flag `l<i>` per
- * text leaf, `score`. Reads the key ranges of the leaves, per postings row computes
- * which leaves it belongs to and its scoring key, ARRAY JOINs, keeps the current versions
- * (dictionary), groups by id.
+ * One row per current document that a text leaf of the query matches: `id`, flag `l<i>` per text
+ * leaf, `score`. Terms and prefixes: their key ranges of the postings, per postings row which
+ * leaves it belongs to and its scoring key, ARRAY JOIN, current versions only (dictionary),
+ * grouped by id. Phrases: their occurrences (phraseScored), scored there. The parts are put
+ * together by id.
  */
 function aggregate(c: Ctx, p: Plan, ast: Node, score: boolean, only?: Sql): Sql {
   const { spec } = c
-  const keys = join(p.text.map((leaf) => leafKeys(spec, leaf)), ' OR ')
-  const sp = score && c.o.stats ? scoreParts(ast, spec, c.o.stats) : null
-  const pre = [...p.text.map((leaf, i) => sql`${leafKeys(spec, leaf)} AS ${inLeaf(i)}`), ...(sp?.pre ?? [])]
-  const perRow = p.text.flatMap((leaf, i) => (leaf.kind === 'phrase' ? [sql`id IN (${phraseSet(c, leaf)}) AS ${inPhrase(i)}`] : []))
-  const rd = sql`(${join(p.text.map(readBy), ' OR ')}) AS rd`
-  const conds = [...(only ? [sql`id IN (${only})`] : []), ...(c.checked ? [isLive(c.live, sql`id`, sql`version`)] : [])]
-  const live = conds.length ? sql` WHERE ${join(conds, ' AND ')}` : empty
-  const rows = sql`SELECT id, tf, dl, ${join([...perRow, rd], ', ')}${join(p.text.map((_, i) => sql`, ${inLeaf(i)}`), '')}${sp ? sql`, k, a` : empty}
+  const sp = score && c.o.stats ? scoringPlan(ast, spec) : null
+  const flagCols = (set: (i: number) => Sql) => join(p.text.map((_, i) => sql`${set(i)} AS ${ident(`l${i}`)}`), ', ')
+  const parts: Sql[] = []
+  const postingLeaves = p.text.flatMap((leaf, i) => (leaf.kind === 'phrase' ? [] : [i]))
+  if (postingLeaves.length) {
+    const keys = join(postingLeaves.map((i) => leafKeys(spec, p.text[i])), ' OR ')
+    const sc = sp && c.o.stats ? scoreParts(sp, c.o.stats) : null
+    const pre = [...postingLeaves.map((i) => sql`${leafKeys(spec, p.text[i])} AS ${inLeaf(i)}`), ...(sc?.pre ?? [])]
+    const rd = sql`(${join(postingLeaves.map((i) => sql`${inLeaf(i)}`), ' OR ')}) AS rd`
+    const conds = [...(only ? [sql`id IN (${only})`] : []), ...(c.checked ? [isLive(c.live, sql`id`, sql`version`)] : [])]
+    const live = conds.length ? sql` WHERE ${join(conds, ' AND ')}` : empty
+    const rows = sql`SELECT id, tf, dl, ${rd}${join(postingLeaves.map((i) => sql`, ${inLeaf(i)}`), '')}${sc ? sql`, k, a` : empty}
     FROM (SELECT ids, version, tfs, dls, ${join(pre, ', ')} FROM ${c.postings} WHERE ${keys})
     ARRAY JOIN ids AS id, tfs AS tf, dls AS dl${live}`
-  const flags = p.text.map((leaf, i) => sql`max(${readBy(leaf, i)}) AS ${ident(`l${i}`)}`)
-  return sql`SELECT id, ${join(flags, ', ')}, ${sp ? sp.agg : sql`toFloat64(0)`} AS score FROM (${rows}) WHERE rd GROUP BY id`
+    const flags = flagCols((i) => (postingLeaves.includes(i) ? sql`max(${inLeaf(i)})` : sql`toUInt8(0)`))
+    parts.push(sql`SELECT id, ${flags}, ${sc ? sc.agg : zero} AS score FROM (${rows}) WHERE rd GROUP BY id`)
+  }
+  p.text.forEach((leaf, i) => {
+    if (leaf.kind !== 'phrase') return
+    const scored = sp?.phrases.find((x) => x.leaf === leaf)
+    const w = scored && c.o.stats ? phraseWeights(scored, c.o.stats) : null
+    parts.push(sql`SELECT id, ${flagCols((k) => sql`toUInt8(${raw(k === i ? '1' : '0')})`)}, score FROM (${phraseScored(c, leaf, w, only)})`)
+  })
+  if (parts.length === 1) return parts[0]
+  const flags = join(p.text.map((_, i) => sql`max(${ident(`l${i}`)}) AS ${ident(`l${i}`)}`), ', ')
+  return sql`SELECT id, ${flags}, sum(score) AS score FROM (${join(parts, ' UNION ALL ')}) GROUP BY id`
 }
 
 function typed(f: SearchField, v: Scalar): unknown {
@@ -1050,10 +1106,15 @@ function body(ast: Node, type: SearchType, o: SearchSqlOptions, score: boolean, 
  * column per order key (named after the field's column). Ties are broken by id.
  */
 export function searchSql(ast: Node, type: SearchType, o: SearchSqlOptions = {}): Sql {
+  return searchPageSql(ast, type, o).sql
+}
+
+/** searchSql, and whether its rows carry `total` (asked for by `o.total`, and possible for this query). */
+export function searchPageSql(ast: Node, type: SearchType, o: SearchSqlOptions = {}): { sql: Sql; total: boolean } {
   const spec = searchType(type)
   const order = o.order?.length ? o.order : [{ field: 'score', dir: 'desc' as const }]
   const byScore = order.some((k) => k.field === 'score')
-  if (byScore && !o.stats && scoringPlan(ast, spec).terms.length > 0) throw new Error('ordering by score needs stats (statsSql)')
+  if (byScore && !o.stats && scores(scoringPlan(ast, spec))) throw new Error('ordering by score needs stats (statsSql)')
   const orderFields: SearchField[] = []
   for (const k of order) {
     if (k.field === 'score') continue
@@ -1072,11 +1133,13 @@ export function searchSql(ast: Node, type: SearchType, o: SearchSqlOptions = {})
   const tie = raw(order[0].dir === 'asc' && order[0].field !== 'score' ? 'ASC' : 'DESC')
   if (!order.some((k) => k.field === 'id')) keys.push(sql`id ${tie}`)
   const select = [sql`${id} AS id`, sql`${score} AS score`, ...(docs ? orderFields.map((f) => sql`d.${ident(f.column)} AS ${ident(f.column)}`) : [])]
+  const total = Boolean(o.total) && !dedupe
+  if (total) select.push(sql`count() OVER () AS total`)
   const limit = o.limit === undefined ? empty : sql` LIMIT ${param(o.limit, 'UInt64')}`
   const offset = o.offset ? sql` OFFSET ${param(o.offset, 'UInt64')}` : empty
   // a document row delivered twice (the same version, not merged yet) counts once
   const once = dedupe ? sql` LIMIT 1 BY id` : empty
-  return sql`SELECT ${join(select, ', ')} FROM ${from} WHERE ${where} ORDER BY ${join(keys, ', ')}${once}${limit}${offset}`
+  return { sql: sql`SELECT ${join(select, ', ')} FROM ${from} WHERE ${where} ORDER BY ${join(keys, ', ')}${once}${limit}${offset}`, total }
 }
 
 /** The number of matching documents: one row, column `count`. */
@@ -1109,9 +1172,9 @@ export function statsSql(ast: Node, type: SearchType, o: SearchSqlOptions = {}):
   const sp = scoringPlan(ast, spec)
   const t = searchTables(type, o)
   const cols = sp.columns
-  const toks = [...new Set(sp.terms.map((x) => x.token))]
-  const keys = sp.terms.map((x) => x.key)
-  const df = sp.terms.length
+  const toks = [...new Set(sp.keys.map((x) => x.token))]
+  const keys = sp.keys.map((x) => x.key)
+  const df = sp.keys.length
     ? sql`(SELECT CAST((groupArray(k), groupArray(c)), 'Map(String, UInt64)') FROM (SELECT concat(field, ':', term) AS k, sum(length(ids)) AS c
         FROM ${ref(o, t.postings)} WHERE field IN ${cols} AND term IN ${toks} AND k IN ${keys} GROUP BY k))`
     : sql`CAST(map(), 'Map(String, UInt64)')`

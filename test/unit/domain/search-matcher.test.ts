@@ -1,6 +1,6 @@
 import t from 'tap'
 import { parseQuery } from '../../../domain/search/parse.js'
-import { compileMatcher } from '../../../domain/search/matcher.js'
+import { compileMatcher, phraseCount, windowCount, withinWindow } from '../../../domain/search/matcher.js'
 import { analyzeDocument, type SearchDocument } from '../../../domain/search/document.js'
 import { scoreDocument, idf, tfNorm } from '../../../domain/search/bm25.js'
 import type { SearchType } from '../../../domain/search/fields.js'
@@ -133,8 +133,35 @@ t.test('BM25 in memory: boosts, idf, length normalization', async (t) => {
   const phraseStats = { n: 4, avgdl: { text: 9 }, df: { 'text:the': 3, 'text:buyer': 2 } }
   t.ok(scoreDocument(parseQuery('"the buyer"', 'o'), 'o', docs[0], phraseStats) > 0, 'a phrase scores where it matches')
   t.equal(scoreDocument(parseQuery('"buyer the"', 'o'), 'o', docs[0], phraseStats), 0, 'and only there')
+  const text = docs[0].text.text
+  t.equal(scoreDocument(parseQuery('"the buyer"', 'o'), 'o', docs[0], phraseStats), (idf(4, 3) + idf(4, 2)) * tfNorm(1, text.length, 9),
+    'a phrase scores as one term: its frequency in the field, weighted by the sum of its words\' idf')
+  const twice = analyzeDocument('o', { id: 9, text: 'the buyer paid; the buyer left; a buyer stayed' })
+  t.equal(scoreDocument(parseQuery('"the buyer"', 'o'), 'o', twice, phraseStats), (idf(4, 3) + idf(4, 2)) * tfNorm(2, twice.text.text.length, 9),
+    'occurring twice: frequency 2 (the third "buyer" is not part of the phrase)')
+  t.ok(scoreDocument(parseQuery('"the buyer"', 'o'), 'o', twice, phraseStats) < scoreDocument(parseQuery('the buyer', 'o'), 'o', twice, phraseStats),
+    'the words alone score their every occurrence')
+  t.equal(scoreDocument(parseQuery('"buyer duty"~3', 'o'), 'o', docs[0], phraseStats) > 0, false, 'proximity: "duty" is 6 positions before "buyer", outside a window of 4')
+  t.ok(scoreDocument(parseQuery('"buyer duty"~6', 'o'), 'o', docs[0], phraseStats) > 0, 'inside a window of 7')
   t.equal(scoreDocument(parseQuery('smith', 'o'), 'o', docs[0], stats), scoreDocument(parseQuery('smith OR court_id:x', 'o'), 'o', docs[0], stats))
   t.ok(scoreDocument(parseQuery('duty', 'o'), 'o', docs[2], stats) > scoreDocument(parseQuery('duty', 'o'), 'o', docs[1], stats), 'shorter text scores higher')
+})
+
+t.test('phrase and proximity frequencies', async (t) => {
+  const f = analyzeDocument('o', { id: 1, text: 'a b c a b a b x c' }).text.text
+  t.equal(phraseCount(f, ['a', 'b']), 3)
+  t.equal(phraseCount(f, ['a', 'b', 'c']), 1)
+  t.equal(phraseCount(f, ['b', 'a']), 1)
+  t.equal(phraseCount(f, ['c', 'b']), 0)
+  t.equal(phraseCount(f, ['zz']), 0, 'an absent word')
+  // a is at 0, 3, 5 and c at 2, 8: the positions of either that start a window [p, p + width] holding both
+  t.equal(windowCount(f, ['a', 'c'], 0), 0)
+  t.equal(windowCount(f, ['a', 'c'], 1), 1, 'c at 2 (a at 3)')
+  t.equal(windowCount(f, ['a', 'c'], 2), 2, 'a at 0 (c at 2), c at 2 (a at 3)')
+  t.equal(windowCount(f, ['c', 'a'], 3), 3, 'a at 0 and 5, c at 2: the same in either order')
+  for (const w of [0, 1, 2, 3, 5, 9]) for (const q of [['a', 'c'], ['x', 'a'], ['c', 'x', 'b']]) {
+    t.equal(windowCount(f, q, w) > 0, withinWindow(f, q, w), `${q.join(' ')} within ${w}: counted exactly when it matches`)
+  }
 })
 
 t.test('a compiled matcher is reusable and fast', async (t) => {

@@ -62,11 +62,18 @@ t.test('text leaves: one aggregation over their postings, current versions by th
 
 t.test('phrases: grams for pairs with a common word, positions compared; proximity and prefixes', async (t) => {
   const ph = count('caseName:"a b c" jones', 'o', { final: true }).query
-  t.match(ph, /max\(\(`m0` AND `ph0`\)\) AS `l0`/, 'the flag: a row of the phrase in a document it matches')
-  t.match(ph, /id IN \(SELECT `t0`.id AS id FROM \(SELECT replaceOne\(toString\(field\), '~2', ''\) AS f, id, version, pos FROM `search_o_postings_v2` ARRAY JOIN ids AS id, poss AS pos WHERE field = \{p\d+:String\} AND term = \{p\d+:String\} AND dictGetOrDefault.*\) AS `t0` INNER JOIN \(SELECT toString\(field\) AS f, id, version, pos FROM .* AS `t1` ON `t1`.id = `t0`.id AND `t1`.version = `t0`.version AND `t1`.f = `t0`.f WHERE arrayExists\(p -> has\(`t1`.pos, p \+ \{p\d+:Int64\}\), `t0`.pos\)\) AS `ph0`/, 'gram "a b" at 0 and token c at 2, joined on (id, version, field)')
+  t.match(ph, /UNION ALL SELECT id, toUInt8\(1\) AS `l0`, toUInt8\(0\) AS `l1`, score FROM \(SELECT DISTINCT `t0`.id AS id, toFloat64\(0\) AS score FROM/, 'the flag: a document where the phrase occurs')
+  t.match(ph, /FROM \(SELECT replaceOne\(toString\(field\), '~2', ''\) AS f, id, version, pos FROM `search_o_postings_v2` ARRAY JOIN ids AS id, poss AS pos WHERE field = \{p\d+:String\} AND term = \{p\d+:String\} AND dictGetOrDefault.*\) AS `t0` INNER JOIN \(SELECT toString\(field\) AS f, id, version, pos FROM .* AS `t1` ON `t1`.id = `t0`.id AND `t1`.version = `t0`.version AND `t1`.f = `t0`.f WHERE arrayExists\(p -> has\(`t1`.pos, p \+ \{p\d+:Int64\}\), `t0`.pos\)\)/, 'gram "a b" at 0 and token c at 2, joined on (id, version, field)')
+  t.match(ph, /GROUP BY id UNION ALL/, 'the term\'s postings aggregated apart from the phrase')
+  t.match(ph, /\) GROUP BY id\) AS s WHERE/, 'the two put together by id')
   const params = Object.values(compile(countSql(parseQuery('caseName:"a b c"', 'o'), 'o')).query_params)
   t.ok(params.includes('case_name~2') && params.includes('a b') && params.includes(2), 'a is common: the gram "a b" in case_name~2, c at offset 2')
-  t.equal((ph.match(/ AS `ph0`/g) ?? []).length, 1, 'the phrase set is computed once')
+  t.equal((ph.match(/ AS `t0`/g) ?? []).length, 1, 'the phrase\'s occurrences are computed once')
+  t.notMatch(ph, /term IN/, 'the phrase\'s words are not read beside its occurrences')
+  const scored = compile(searchSql(parseQuery('"the court"', 'o'), 'o', { stats: { n: 10, avgdl: { text: 100 }, df: { 'text:the': 10, 'text:court': 3 } }, limit: 20, final: true }))
+  t.match(scored.query, /^SELECT s.id AS id, s.score AS score FROM \(SELECT id, toUInt8\(1\) AS `l0`, score FROM \(SELECT id, sum\(arrayElement\(\{p\d+:Array\(Float64\)\}, fk\) \* fq \* .*\) \* bitCount\(groupBitOr\(bitShiftLeft\(toUInt64\(1\), fk\)\)\) \/ count\(\) AS score FROM \( SELECT `t0`.id AS id, indexOf\(\{p\d+:Array\(String\)\}, `t0`.f\) AS fk, `t0`.dl AS fq_dl, `t0`.tf AS fq FROM \(SELECT replaceOne\(toString\(field\), '~2', ''\) AS f, id, version, tf, dl FROM `search_o_postings_v2` ARRAY JOIN ids AS id, tfs AS tf, dls AS dl WHERE .*\) AS `t0`\) WHERE fq > 0 GROUP BY id\)\) AS s/,
+    'a scored phrase alone: its frequency per (document, field) from its occurrences (one gram: its tf), no postings of its words; a batch given twice counts once')
+  t.ok(Object.values(scored.query_params).some((v) => Array.isArray(v) && v.includes('text~2')) && Object.values(scored.query_params).includes('the court'), '"the court" is one gram')
   t.notMatch(ph, /PREWHERE/, 'key ranges in WHERE: the server moves them to PREWHERE itself, faster than an explicit PREWHERE beside ARRAY JOIN')
   t.match(count('caseName:"a b c"', 'o', { final: true }).query, /^SELECT count\(\) AS count FROM \(SELECT DISTINCT id FROM \(SELECT `t0`.id AS id FROM .* INNER JOIN .*\)\) AS s WHERE 1$/, 'a phrase alone, unscored: the distinct ids of its set, no aggregate')
   t.match(compile(searchSql(parseQuery('caseName:"a b c"', 'o'), 'o', { order: [{ field: 'dateFiled', dir: 'desc' }], final: true })).query, /^SELECT d.id AS id, toFloat64\(0\) AS score, d.`date_filed` AS `date_filed` FROM `search_o` AS d WHERE d.id IN \(SELECT `t0`.id AS id FROM /, 'a phrase ordered by a document column: the documents in its set')
