@@ -53,7 +53,7 @@ import {
 import { createCorpus, WORDS, COURT_IDS, SURNAME_TOKENS, rng, type OpinionDoc } from './lib/search-corpus.js'
 import { percentile, fmtMs, fmtInt, fmtRatio, table } from './lib/stats.js'
 import { startPostgres, type LocalPostgres } from './lib/postgres.js'
-import { stopChildrenOnExit } from './lib/children.js'
+import { stopChildrenOnExit, treeCpuMsOf } from './lib/children.js'
 import { startIndexRowsWrite } from '../streams/search/indexer.js'
 
 const argv = process.argv.slice(2)
@@ -91,9 +91,18 @@ interface LoadResult {
   analyzeCpuSeconds: number; rowsCpuSeconds: number
   /** the inserts' wall time, summed (they overlap the next batch's preparation) */
   insertSeconds: number
+  /** CPU seconds of the local ClickHouse server while indexing (merges running meanwhile included); undefined when it is not local */
+  serverCpuSeconds?: number
 }
 
 const cpuMs = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000 }
+
+/** CPU ms used so far by the local ClickHouse (its launcher and the engine under it), or undefined. */
+function serverCpuMs0(): number | undefined {
+  try {
+    return treeCpuMsOf(Number(readFileSync(path.join(cfg.dataDir, 'run', 'clickhouse.pid'), 'utf8').trim()))
+  } catch { return undefined }
+}
 
 /** The texts queries are drawn from: every 499th document's tokens, up to 2,000. */
 function drawSamples(samples: string[][], docs: readonly OpinionDoc[]): void {
@@ -121,6 +130,7 @@ async function loadClickHouse(db: Db, samples: string[][]): Promise<LoadResult> 
   let insertMs = 0
   let done = 0
   let lastLog = performance.now()
+  let serverCpuMs = 0
   for (let first = 1; first <= N; first += CHUNK) {
     const t0 = performance.now()
     const docs: OpinionDoc[] = []
@@ -136,6 +146,7 @@ async function loadClickHouse(db: Db, samples: string[][]): Promise<LoadResult> 
     drawSamples(samples, docs)
     const t1 = performance.now()
     genMs += t1 - t0
+    const s0 = serverCpuMs0()
     // indexing, as a stream processor does it: a batch → rows → one insert; inserts overlap the next batch's preparation
     const inflight: Promise<void>[] = []
     for (let i = 0; i < docs.length; i += BATCH) {
@@ -155,6 +166,8 @@ async function loadClickHouse(db: Db, samples: string[][]): Promise<LoadResult> 
     }
     await Promise.all(inflight)
     indexMs += performance.now() - t1
+    const s1 = serverCpuMs0()
+    if (s0 !== undefined && s1 !== undefined) serverCpuMs += s1 - s0
     done += docs.length
     if (performance.now() - lastLog > 5000 || done === N) {
       lastLog = performance.now()
@@ -165,6 +178,7 @@ async function loadClickHouse(db: Db, samples: string[][]): Promise<LoadResult> 
   return {
     docs: done, indexSeconds: indexMs / 1000, docsPerSecond: (done / indexMs) * 1000, genSeconds: genMs / 1000,
     analyzeCpuSeconds: analyzeCpu / 1000, rowsCpuSeconds: rowsCpu / 1000, insertSeconds: insertMs / 1000,
+    serverCpuSeconds: serverCpuMs0() === undefined ? undefined : serverCpuMs / 1000,
   }
 }
 
@@ -341,7 +355,7 @@ async function main(): Promise<void> {
       const load = await loadClickHouse(db, samples)
       result.load = load
       log(`ClickHouse: ${fmtInt(load.docs)} documents indexed in ${load.indexSeconds.toFixed(1)} s = ${fmtInt(load.docsPerSecond)} docs/s (generation ${load.genSeconds.toFixed(0)} s, not counted); waiting for merges`)
-      log(`ClickHouse: indexing CPU of this process: analysis ${load.analyzeCpuSeconds.toFixed(1)} s, index rows ${load.rowsCpuSeconds.toFixed(1)} s (${fmtInt(load.docs / (load.analyzeCpuSeconds + load.rowsCpuSeconds))} docs per CPU second); inserts ${load.insertSeconds.toFixed(1)} s summed`)
+      log(`ClickHouse: indexing CPU of this process: analysis ${load.analyzeCpuSeconds.toFixed(1)} s, index rows ${load.rowsCpuSeconds.toFixed(1)} s (${fmtInt(load.docs / (load.analyzeCpuSeconds + load.rowsCpuSeconds))} docs per CPU second); inserts ${load.insertSeconds.toFixed(1)} s summed; ClickHouse server CPU while indexing ${load.serverCpuSeconds?.toFixed(1) ?? '–'} s (${load.serverCpuSeconds ? fmtInt(load.docs / load.serverCpuSeconds) : '–'} docs per server CPU second)`)
       if (KEEP) { mkdirSync(BENCH_DIR, { recursive: true }); writeFileSync(SAMPLES, JSON.stringify(samples)) }
     }
     const load = result.load as LoadResult | undefined

@@ -6,10 +6,10 @@
  *   spawnChild({ name, cmd, args, env?, logFile, uid?, gid? }) → Child
  *   child.stop({ signal?, timeoutMs? })  signal (default SIGTERM), SIGKILL after timeoutMs; resolves once gone
  *   stopChildrenOnExit()                 installs the handlers once (call first)
- *   freePort(), waitUntil(check, { what, timeoutMs, child? }), memoryOf(pid), cpuMsOf(pid)
+ *   freePort(), waitUntil(check, { what, timeoutMs, child? }), memoryOf(pid), cpuMsOf(pid), treeCpuMsOf(pid)
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs'
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, writeSync } from 'node:fs'
 import net from 'node:net'
 import path from 'node:path'
 
@@ -154,4 +154,18 @@ export function cpuMsOf(pid: number): number | undefined {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
     return (Number(fields[11]) + Number(fields[12])) * 10
   } catch { return undefined }
+}
+
+/** cpuMsOf of a process and every process under it (a launcher and the server it runs), from /proc. */
+export function treeCpuMsOf(pid: number): number | undefined {
+  const own = cpuMsOf(pid)
+  if (own === undefined) return undefined
+  let sum = own
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      const kids = readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').trim()
+      for (const k of kids ? kids.split(' ') : []) sum += treeCpuMsOf(Number(k)) ?? 0
+    }
+  } catch { /* the process ended meanwhile */ }
+  return sum
 }
