@@ -2,6 +2,7 @@
  * Configuration is read once, validated, given defaults in one place, and frozen.
  * No other module reads process.env: callers pass the result down.
  */
+import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -45,6 +46,12 @@ export interface Config {
   /** Serialized objects the API keeps between requests (0: none). */
   readonly objectCacheEntries: number
   readonly ports: Readonly<{ kafka: number; kafkaController: number; registry: number; clickhouseHttp: number; clickhouseTcp: number }>
+  /**
+   * The most memory one query of the local ClickHouse may take, in MB (default 40 % of RAM): a
+   * heavy query fails alone instead of taking the whole server's memory, which fails every other
+   * query; large GROUP BYs and sorts spill to disk from half of it.
+   */
+  readonly clickhouseQueryMemoryMb: number
 }
 
 export class ConfigError extends Error {}
@@ -103,6 +110,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     }),
     records: Object.freeze({ url: env.LDS_RECORDS_URL || '', username: env.LDS_RECORDS_USERNAME || '', password: env.LDS_RECORDS_PASSWORD || '' }),
     ports,
+    clickhouseQueryMemoryMb: int(env, 'LDS_CLICKHOUSE_QUERY_MEMORY_MB', Math.floor((os.totalmem() * 0.4) / 2 ** 20)),
   }
+  if (!(cfg.clickhouseQueryMemoryMb >= 64)) throw new ConfigError('LDS_CLICKHOUSE_QUERY_MEMORY_MB must be at least 64')
   return Object.freeze({ ...cfg, ports: Object.freeze(ports) })
 }

@@ -36,6 +36,19 @@ export const CLICKHOUSE_SERVER_SETTINGS: Readonly<Record<string, string | number
   mutations_sync: 1,
 })
 
+/**
+ * Defaults of every query for its memory (cfg.clickhouseQueryMemoryMb): without a per-query
+ * limit, the server's own limit is the only one, and a query that reaches it makes every other
+ * query fail with its error while it runs. Large GROUP BYs and sorts spill to disk from a quarter
+ * of the limit rather than fail (each of the query's threads reaches the threshold, and merging
+ * the spilled parts takes memory too: from half, a GROUP BY on 2 threads still failed).
+ */
+export function queryMemorySettings(cfg: Config): Record<string, number> {
+  const bytes = cfg.clickhouseQueryMemoryMb * 2 ** 20
+  const spill = Math.floor(bytes / 4)
+  return { max_memory_usage: bytes, max_bytes_before_external_group_by: spill, max_bytes_before_external_sort: spill }
+}
+
 const READY_TIMEOUT_MS = 60_000
 const STOP_TIMEOUT_MS = 10_000
 const LAUNCHER = path.join(PROJECT_ROOT, 'infra', 'clickhouse', 'launch.py')
@@ -172,7 +185,7 @@ export const clickhouse: LocalService = {
       const launched = !pid
       if (!pid) {
         mkdirSync(p.data, { recursive: true })
-        const settings = Object.entries(CLICKHOUSE_SERVER_SETTINGS).map(([k, v]) => `--${k}=${v}`)
+        const settings = Object.entries({ ...CLICKHOUSE_SERVER_SETTINGS, ...queryMemorySettings(cfg) }).map(([k, v]) => `--${k}=${v}`)
         pid = startDetached({
           name: 'clickhouse',
           cmd: 'python3',

@@ -162,3 +162,27 @@ t.test('MergeTree data survives a restart (private instance)', async (t) => {
   await clickhouse.reset(own, log)
   t.equal((await clickhouse.status(own)).running, false)
 })
+
+t.test('one heavy query fails alone: a per-query memory limit, large GROUP BYs spill to disk (private instance)', async (t) => {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lds-ch-mem-'))
+  const own: Config = loadConfig({
+    ...process.env, LDS_DATA_DIR: dataDir, LDS_CLICKHOUSE_HTTP_PORT: String(await freePort()), LDS_CLICKHOUSE_TCP_PORT: String(await freePort()),
+    CLICKHOUSE_URL: '', LDS_CLICKHOUSE_QUERY_MEMORY_MB: '256',
+  })
+  t.teardown(async () => {
+    await clickhouse.stop(own, log).catch(() => {})
+    rmSync(dataDir, { recursive: true, force: true })
+  })
+  await clickhouse.start(own, log)
+  const c = createClient({ url: own.clickhouseUrl, request_timeout: 60_000 })
+  t.teardown(() => c.close())
+  // about 1.6 GB in one array: over the query's 256 MB, far under the server's own limit
+  const heavy = rows(c, 'SELECT length(groupArray(number)) AS n FROM numbers(200000000)')
+  const small = rows<{ n: string | number }>(c, 'SELECT count() AS n FROM numbers(1000)')
+  await t.rejects(heavy, /Query memory limit exceeded/, 'the heavy query fails with the per-query limit')
+  t.equal(Number((await small)[0].n), 1000, 'a query beside it answers')
+  t.equal(Number((await rows<{ n: string | number }>(c, 'SELECT count() AS n FROM numbers(10)'))[0].n), 10, 'and queries after it too')
+  // 8 million groups take more than 256 MB in memory; from 64 MB the GROUP BY spills to disk
+  const [g] = await rows<{ groups: string | number }>(c, 'SELECT count() AS groups FROM (SELECT number AS k, any(toString(number)) AS s FROM numbers(8000000) GROUP BY k)')
+  t.equal(Number(g.groups), 8_000_000, 'a GROUP BY over the limit is answered from disk')
+})
