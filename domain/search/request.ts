@@ -147,7 +147,9 @@ export function searchRequest(params: URLSearchParams): SearchRequest {
 
   const orderBy = params.get('order_by')?.trim() || DEFAULT_ORDER[type]
   let order: OrderKey[] | undefined
-  if (/^random_\w+( (asc|desc))?$/.test(orderBy)) order = [{ field: 'score', dir: 'desc' }]
+  const random = /^(random_\w+)(?: (asc|desc))?$/.exec(orderBy)
+  // `random_<seed>`: a shuffled order, the same for the same seed (so it pages), another for another
+  if (random) order = [{ field: random[1], dir: random[2] === 'asc' ? 'asc' : 'desc' }]
   else {
     order = ORDERS[orderBy]
     const orderable = (field: string) => { const f = spec.byName.get(field); return !!f && f.kind !== 'text' && !f.multi }

@@ -75,7 +75,7 @@ export interface TableOptions {
 export interface SearchSqlOptions extends TableOptions {
   /** request filters (court, dates, …) as AST, ANDed with the query; they never score */
   readonly filters?: Node
-  /** default [{field: 'score', dir: 'desc'}]; `field` is a query-syntax name or 'score' */
+  /** default [{field: 'score', dir: 'desc'}]; `field` is a query-syntax name, 'score' or `random_<seed>` (shuffled, stable per seed) */
   readonly order?: readonly { readonly field: string; readonly dir: 'asc' | 'desc' }[]
   readonly limit?: number
   readonly offset?: number
@@ -1101,6 +1101,9 @@ function body(ast: Node, type: SearchType, o: SearchSqlOptions, score: boolean, 
   return { from: sql`${docs} ${raw(inner ? 'INNER' : 'LEFT')} JOIN (${agg}) AS s ON s.id = d.id`, where: whereSql(q, p), id: sql`d.id`, score: sql`s.score`, docs: true, dedupe: false }
 }
 
+/** An order key `random_<seed>`: documents shuffled by a hash of (id, seed), stable for a seed. */
+const isRandom = (field: string) => field.startsWith('random_')
+
 /**
  * The page of matching documents: columns `id`, `score` (BM25, 0 when not ordered by score) and one
  * column per order key (named after the field's column). Ties are broken by id.
@@ -1117,7 +1120,7 @@ export function searchPageSql(ast: Node, type: SearchType, o: SearchSqlOptions =
   if (byScore && !o.stats && scores(scoringPlan(ast, spec))) throw new Error('ordering by score needs stats (statsSql)')
   const orderFields: SearchField[] = []
   for (const k of order) {
-    if (k.field === 'score') continue
+    if (k.field === 'score' || isRandom(k.field)) continue
     const f = fieldOf(spec, k.field)
     if (f.kind === 'text' || f.multi) throw new Error(`cannot order by ${k.field}`)
     if (!isKey(f)) orderFields.push(f)
@@ -1127,6 +1130,7 @@ export function searchPageSql(ast: Node, type: SearchType, o: SearchSqlOptions =
   for (const k of order) {
     const dir = raw(k.dir === 'asc' ? 'ASC' : 'DESC')
     if (k.field === 'score') { keys.push(sql`score ${dir}`); continue }
+    if (isRandom(k.field)) { keys.push(sql`sipHash64(id, ${k.field}) ${dir}`); continue }
     const f = fieldOf(spec, k.field)
     keys.push(sql`${ident(f.column)} ${dir} NULLS LAST`)
   }

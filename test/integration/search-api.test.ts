@@ -136,6 +136,18 @@ t.test('search', async (t) => {
     t.same(ids(second).slice(-1), [3], 'the oldest last')
     const cited = (await get('/api/rest/v4/search/?order_by=citeCount%20desc')).body
     t.same(ids(cited)[0], 1)
+    // random_<seed>: every result once across the pages, the same order again for the same seed, another for another
+    const shuffled = async (seed: string) => {
+      const a = (await get(`/api/rest/v4/search/?order_by=random_${seed}%20desc`)).body
+      const b = (await get(a.next.replace('http://x.test', ''))).body
+      return [...ids(a), ...ids(b)]
+    }
+    const s1 = await shuffled('123')
+    t.same(new Set(s1).size, 26, 'random_123: all 26 across two pages, none twice')
+    t.same(await shuffled('123'), s1, 'the same seed: the same order')
+    const s2 = await shuffled('abc')
+    t.notSame(s2, s1, 'another seed: another order')
+    t.notSame(s1, [...s1].sort((x, y) => y - x), 'not the id order')
   })
 
   t.test('result shape, highlighting and snippets', async (t) => {
