@@ -44,6 +44,8 @@ import { listIndexAccess } from './read-model/list-access.js'
 import { createObjectCache } from './engine/object-cache.js'
 import { refColumnsOf } from './read-model/refs.js'
 import type { Redis } from 'ioredis'
+import { recordsGatewayOf } from '../connectors/records-gateway.js'
+import { memoryRecordsSessions, type RecordsSessions } from '../connectors/records-sessions.js'
 import type { Registry } from '../core/registry.js'
 
 export interface AppDeps {
@@ -52,6 +54,8 @@ export interface AppDeps {
   kafka?: Kafka; registry?: Registry
   /** A read model shared with the caller (tests, several apps in one process). */
   readModel?: ReadModel
+  /** Where users' records-system sessions go for the archive fetcher (default: this process). */
+  recordsSessions?: RecordsSessions
 }
 
 declare module 'fastify' {
@@ -134,8 +138,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const endpointsOf = (userId: number, eventType: number) => readModel.store.keysWhere('webhooks', 'user_id', userId)
       .map((k) => readModel.store.get('webhooks', k)!).filter((w) => w && Number(w.event_type) === eventType)
     const emitter = createWebhookEmitter({ queue, publisher, clock, endpointsOf })
+    const gateway = recordsGatewayOf(deps.cfg)
     registerWrites(app, {
       catalogue: deps.catalogue, clock, publisher, readModel, watermarks, search: alertQueries(searchEngine, () => clock.now()),
+      records: gateway ? { gateway, sessions: deps.recordsSessions ?? memoryRecordsSessions() } : undefined,
       readerOf: (r) => routes.readers.get(r.name)!, contextOf: routes.contextOf,
       allowInsecureWebhooks: deps.cfg.webhooksAllowInsecure,
       reenableWebhook: async (w) => queue.send([{ kind: 'reenable', event_id: `reenable-${String(w.id)}-${clock.now()}`, webhook_id: Number(w.id), user_id: Number(w.user_id), event_type: Number(w.event_type), content: '', debug: false, retry_counter: 0, due_at: clock.now(), date_created: new Date(clock.now()).toISOString() }]),

@@ -16,22 +16,41 @@ import { ensureEntityTopics } from '../schemas/topics.js'
 import { openPublisher } from '../schemas/events/publisher.js'
 import { openWebhookQueue } from '../schemas/events/webhook-queue.js'
 import { createMailer, type Mailer } from '../connectors/mail.js'
-import { createRecordsGateway, type RecordsGateway } from '../connectors/records-gateway.js'
+import { recordsGatewayOf, type RecordsGateway } from '../connectors/records-gateway.js'
+import { memoryRecordsSessions, redisRecordsSessions, type RecordsSessions } from '../connectors/records-sessions.js'
 import { sql, ident } from '../core/sql.js'
 
 export interface Runtime {
   cfg: Config; log: Logger; kafka: Kafka; registry: Registry; db: Db; catalogue: Catalogue; clock: Clock
+  /** Users' records-system sessions, from the API (fetch requests) to the archive fetcher. */
+  recordsSessions: RecordsSessions
   close(): Promise<void>
 }
 
 export function createRuntime(cfg: Config = loadConfig(), log: Logger = createLogger(cfg)): Runtime {
   const db = createDb(cfg)
+  const recordsSessions = recordsSessionsOf(cfg)
   return {
-    cfg, log, db, catalogue,
+    cfg, log, db, catalogue, recordsSessions,
     kafka: createKafka(cfg, log),
     registry: createRegistry(cfg),
     clock: systemClock(cfg.timeScale),
-    close: () => db.close(),
+    close: async () => { await db.close(); await recordsSessions.close() },
+  }
+}
+
+/** In Redis when REDIS_URL is set (the API and the fetcher may run apart), else in this process. */
+function recordsSessionsOf(cfg: Config): RecordsSessions {
+  if (!cfg.redisUrl) return memoryRecordsSessions()
+  // ioredis is loaded and connected on first use: most processes never need it
+  let opened: Promise<RecordsSessions> | undefined
+  const open = () => (opened ??= import('ioredis').then(({ Redis }) =>
+    redisRecordsSessions(new Redis(cfg.redisUrl, { maxRetriesPerRequest: 2, connectTimeout: 3_000 }), { ownsClient: true })))
+  return {
+    shared: true,
+    put: async (id, token, ttlMs) => (await open()).put(id, token, ttlMs),
+    take: async (id) => (await open()).take(id),
+    close: async () => { if (opened) await (await opened).close() },
   }
 }
 
@@ -105,7 +124,8 @@ export async function startProcessors(rt: Runtime, roles: readonly ProcessorRole
     const deps = { ...rt, publisher, queue, mailer }
     if (roles.includes('webhook-delivery')) started.push(await startWebhookDelivery(deps))
     if (roles.includes('docket-alerts')) started.push(await startDocketAlertSender(deps))
-    if (roles.includes('archive-fetch')) started.push(await startArchiveFetcher({ ...deps, gateway: gatewayOf(rt.cfg) }))
+    // users' sessions come from an API in this process, or from any through Redis (REDIS_URL)
+    if (roles.includes('archive-fetch')) started.push(await startArchiveFetcher({ ...deps, gateway: gatewayOf(rt.cfg), sessions: rt.recordsSessions }))
     if (roles.includes('prayers')) started.push(await startPrayerGranter(deps))
     if (roles.includes('scheduler')) started.push(await startScheduler(deps, digestJobs(deps)))
     if (roles.includes('search-index')) {
@@ -126,9 +146,7 @@ export function mailerOf(cfg: Config): Mailer | undefined {
 }
 
 /** The court-records gateway the configuration names (LDS_RECORDS_URL), or none. */
-export function gatewayOf(cfg: Config): RecordsGateway | undefined {
-  return cfg.records.url ? createRecordsGateway({ baseUrl: cfg.records.url, username: cfg.records.username, password: cfg.records.password }) : undefined
-}
+export const gatewayOf = (cfg: Config): RecordsGateway | undefined => recordsGatewayOf(cfg)
 
 /** Stops what was started, last first; failures are logged, not thrown, so every part gets its turn. */
 export async function stopAll(rt: Runtime, parts: Stoppable[]): Promise<void> {

@@ -1,6 +1,9 @@
 /**
- * Client of the upstream court-records system, used by archive fetch: log in with the user's
- * credentials, then fetch a document (PDF) or a docket (JSON). A thin, typed edge (STYLE habit
+ * Client of the upstream court-records system, used by archive fetch: log in, then fetch a
+ * document (PDF) or a docket (JSON). A fetch is made in the session of the user who asked for it
+ * (`login` with the user's credentials when the request is made, the token passed as `session`:
+ * purchases are billed to the user's own account, and the password is never kept), or, for a
+ * request without one, in the service's own session (`username`/`password`, optional). A thin, typed edge (STYLE habit
  * 8): every answer becomes either `{ ok: true, value }` or `{ ok: false, failure }` with a kind,
  * the archive-fetch status it leads to, and a human message for the fetch request's `message`.
  *
@@ -29,9 +32,11 @@
  */
 import { createHash } from 'node:crypto'
 import pRetry, { AbortError } from 'p-retry'
+import type { Config } from '../core/config.js'
 
 export interface RecordsGatewayOptions {
   baseUrl: string
+  /** The service's own account, for requests without a user session; empty: none. */
   username: string
   password: string
   /** Per HTTP call. Default 30 s. */
@@ -89,6 +94,7 @@ export const RECORDS_FAILURES = {
   needs_info: { fetchStatus: 7, message: 'More information is needed to fetch this item.' },
   invalid_request: { fetchStatus: 3, message: 'The records system refused the request as invalid.' },
   auth_failed: { fetchStatus: 3, message: 'The records system rejected the login. Check the username and password.' },
+  session_expired: { fetchStatus: 3, message: 'The records-system session of this request ended before the fetch ran; nothing was bought. Request it again with your credentials.' },
   forbidden: { fetchStatus: 3, message: 'The records system does not allow access to this item (it may be sealed).' },
   not_found: { fetchStatus: 3, message: 'The records system has no such item.' },
   unavailable: { fetchStatus: 3, message: 'The document is unavailable through a one-time link.' },
@@ -114,9 +120,27 @@ export interface RecordsFailure {
 
 export type RecordsResult<T> = { ok: true; value: T; attempts: number } | { ok: false; failure: RecordsFailure }
 
+/** A user's session with the records system (login). */
+export interface RecordsSession {
+  token: string
+  /** Seconds the records system says it lasts, if it says. */
+  expiresInS: number | null
+}
+
+/** Whose session a fetch uses: a user's (from login), else the service's own. */
+export interface FetchOptions {
+  signal?: AbortSignal
+  /** A user's session token: used as it is, never renewed (the password is not kept). */
+  session?: string
+}
+
 export interface RecordsGateway {
-  fetchDocument(req: DocumentRequest, signal?: AbortSignal): Promise<RecordsResult<FetchedDocument>>
-  fetchDocket(req: DocketRequest, signal?: AbortSignal): Promise<RecordsResult<FetchedDocket>>
+  /** Logs in with a user's own credentials (retried like a fetch on 5xx and network errors; a refusal is `auth_failed`). */
+  login(username: string, password: string, signal?: AbortSignal): Promise<RecordsResult<RecordsSession>>
+  fetchDocument(req: DocumentRequest, o?: FetchOptions): Promise<RecordsResult<FetchedDocument>>
+  fetchDocket(req: DocketRequest, o?: FetchOptions): Promise<RecordsResult<FetchedDocket>>
+  /** Whether the service has its own account for requests without a user session. */
+  readonly hasServiceAccount: boolean
 }
 
 /** A failure raised inside an attempt; `retriable` decides whether p-retry tries again. */
@@ -168,17 +192,25 @@ export function createRecordsGateway(opts: RecordsGatewayOptions): RecordsGatewa
     return new AttemptFailure(kind, res.status, message, false)
   }
 
+  /** One login call: the session, or a failure (401: the credentials were refused). */
+  async function session(username: string, password: string, signal?: AbortSignal): Promise<RecordsSession> {
+    const res = await call('/api/v1/session', { username, password }, null, signal)
+    if (res.status === 200 || res.status === 201) {
+      const j = (await res.json().catch(() => ({}))) as { token?: unknown; expires_in?: unknown }
+      if (typeof j.token !== 'string' || !j.token) throw new AttemptFailure('upstream_error', res.status, 'The records system answered the login without a session token.', true)
+      const ttl = Number(j.expires_in)
+      return { token: j.token, expiresInS: Number.isFinite(ttl) && ttl > 0 ? ttl : null }
+    }
+    throw await errorOf(res)
+  }
+
+  /** The service's session, shared by concurrent calls. */
   async function login(signal?: AbortSignal): Promise<string> {
+    if (!opts.username) throw new AttemptFailure('needs_info', null, 'This request has no records-system session of its own (they last a limited time) and the service has no account: request it again with your credentials.', false)
     loggingIn ??= (async () => {
       try {
-        const res = await call('/api/v1/session', { username: opts.username, password: opts.password }, null, signal)
-        if (res.status === 200 || res.status === 201) {
-          const j = (await res.json().catch(() => ({}))) as { token?: unknown }
-          if (typeof j.token !== 'string' || !j.token) throw new AttemptFailure('upstream_error', res.status, 'The records system answered the login without a session token.', true)
-          token = j.token
-          return j.token
-        }
-        throw await errorOf(res)
+        token = (await session(opts.username, opts.password, signal)).token
+        return token
       } finally {
         loggingIn = null
       }
@@ -186,8 +218,19 @@ export function createRecordsGateway(opts: RecordsGatewayOptions): RecordsGatewa
     return loggingIn
   }
 
-  /** An authorized call; an expired session is renewed once. Counts HTTP calls in `counter`. */
-  async function authorized(path: string, body: unknown, counter: { n: number }, signal?: AbortSignal): Promise<Response> {
+  /**
+   * An authorized call, in the user's session when given (a 401 then ends it: it cannot be
+   * renewed without the password), else in the service's (renewed once when expired). Counts HTTP
+   * calls in `counter`.
+   */
+  async function authorized(path: string, body: unknown, counter: { n: number }, signal?: AbortSignal, user?: string): Promise<Response> {
+    if (user !== undefined) {
+      counter.n++
+      const res = await call(path, body, user, signal)
+      if (res.ok) return res
+      if (res.status === 401) { await res.body?.cancel(); throw new AttemptFailure('session_expired', 401, null, false) }
+      throw await errorOf(res)
+    }
     for (let renewals = 0; ; renewals++) {
       if (!token) { counter.n++; await login(signal) }
       counter.n++
@@ -203,12 +246,13 @@ export function createRecordsGateway(opts: RecordsGatewayOptions): RecordsGatewa
     }
   }
 
-  async function run<T>(path: string, body: unknown, read: (res: Response) => Promise<T>, signal?: AbortSignal): Promise<RecordsResult<T>> {
+  /** `attempt` under the retry policy: typed failures out, 5xx/network/timeouts retried. */
+  async function retried<T>(attempt: (counter: { n: number }) => Promise<T>, signal?: AbortSignal): Promise<RecordsResult<T>> {
     const counter = { n: 0 }
     try {
       const value = await pRetry(async () => {
         try {
-          return await read(await authorized(path, body, counter, signal))
+          return await attempt(counter)
         } catch (err) {
           if (err instanceof AttemptFailure) {
             if (!err.retriable) throw new AbortError(err)
@@ -235,8 +279,15 @@ export function createRecordsGateway(opts: RecordsGatewayOptions): RecordsGatewa
     }
   }
 
+  const run = <T>(path: string, body: unknown, read: (res: Response) => Promise<T>, o: FetchOptions = {}) =>
+    retried(async (counter) => read(await authorized(path, body, counter, o.signal, o.session)), o.signal)
+
   return {
-    async fetchDocument(req, signal) {
+    hasServiceAccount: Boolean(opts.username),
+    async login(username, password, signal) {
+      return retried(async (counter) => { counter.n++; return session(username, password, signal) }, signal)
+    },
+    async fetchDocument(req, o) {
       const missing = (['court', 'records_case_id', 'records_doc_id'] as const).filter((k) => !req[k])
       if (missing.length) return needsInfo(`More information is needed: ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing.`)
       return run('/api/v1/documents/fetch', req, async (res) => {
@@ -247,17 +298,22 @@ export function createRecordsGateway(opts: RecordsGatewayOptions): RecordsGatewa
         }
         const pages = Number(res.headers.get('x-page-count'))
         return { bytes, contentType, sha1: createHash('sha1').update(bytes).digest('hex'), fileSize: bytes.length, pageCount: Number.isInteger(pages) && pages > 0 ? pages : null }
-      }, signal)
+      }, o)
     },
-    async fetchDocket(req, signal) {
+    async fetchDocket(req, o) {
       if (!req.court || (!req.records_case_id && !req.docket_number)) return needsInfo('More information is needed: a court and a records_case_id or docket_number are required.')
       return run('/api/v1/dockets/fetch', req, async (res) => {
         const j = (await res.json().catch(() => null)) as FetchedDocket | null
         if (!j || typeof j !== 'object' || !Array.isArray(j.entries)) throw new AttemptFailure('invalid_content', res.status, 'The records system returned a docket that could not be read.', false)
         return j
-      }, signal)
+      }, o)
     },
   }
+}
+
+/** The gateway the configuration names (LDS_RECORDS_URL; LDS_RECORDS_USERNAME/PASSWORD: the service's own account, optional), or none. */
+export function recordsGatewayOf(cfg: Config): RecordsGateway | undefined {
+  return cfg.records.url ? createRecordsGateway({ baseUrl: cfg.records.url, username: cfg.records.username, password: cfg.records.password }) : undefined
 }
 
 function needsInfo<T>(message: string): RecordsResult<T> {

@@ -35,6 +35,7 @@ export interface WriteDeps {
   search?: WriteContext['search']
   allowInsecureWebhooks: boolean
   reenableWebhook?: WriteContext['reenableWebhook']
+  records?: WriteContext['records']
   /** How long a write waits to become visible before answering 504. */
   visibleWithinMs?: number
 }
@@ -68,7 +69,7 @@ export function registerWrites(app: FastifyInstance, deps: WriteDeps): void {
 
     const contextFor = (req: FastifyRequest): WriteContext => ({
       user: req.user!, clock: deps.clock, catalogue: cat, store: readModel.store, search: deps.search,
-      allowInsecureWebhooks: deps.allowInsecureWebhooks, reenableWebhook: deps.reenableWebhook,
+      allowInsecureWebhooks: deps.allowInsecureWebhooks, reenableWebhook: deps.reenableWebhook, records: deps.records,
       mine: (resource) => readModel.store.keysWhere(resource, 'user_id', req.user!.id).map((k) => readModel.store.get(resource, k)!).filter(Boolean),
     })
     /** The caller's row, or 404 as if it did not exist. */

@@ -16,6 +16,8 @@ import type { ApiUser } from '../read-model/users.js'
 import { checkSearchAlert, checkAlertFrequency, type AlertRate, type AlertType, type MembershipLevel } from '../../domain/alerts/index.js'
 import { checkNewPrayer } from '../../domain/alerts/prayers.js'
 import { checkWebhookUrl, newWebhookSecret } from '../../domain/webhooks/index.js'
+import type { RecordsGateway, RecordsSession } from '../../connectors/records-gateway.js'
+import type { RecordsSessions } from '../../connectors/records-sessions.js'
 
 export type Record_ = Record<string, unknown>
 
@@ -32,6 +34,8 @@ export interface WriteContext {
   allowInsecureWebhooks: boolean
   /** Asks the delivery consumer to resend a re-enabled endpoint's recent failures. */
   reenableWebhook?(webhook: Record_): Promise<void>
+  /** The records system (when configured) and where a fetch request's session goes for the fetcher. */
+  records?: { gateway: RecordsGateway; sessions: RecordsSessions }
 }
 
 export interface WriteHooks {
@@ -129,8 +133,14 @@ const prayerHooks: WriteHooks = {
   },
 }
 
+/** How long a fetch request waits for its login to the records system. */
+const LOGIN_BUDGET_MS = 15_000
+
+/** How long a records session is kept when the records system does not say (seconds). */
+const SESSION_DEFAULT_S = 30 * 60
+
 const fetchHooks: WriteHooks = {
-  create(fields, ctx) {
+  async create(fields, ctx) {
     const type = Number(fields.request_type)
     const errors: Record<string, string[]> = {}
     if (type === 1) {
@@ -143,14 +153,30 @@ const fetchHooks: WriteHooks = {
     if (fields.court_id != null && !exists(ctx, 'courts', fields.court_id)) errors.court = [`Invalid pk "${String(fields.court_id)}" - object does not exist.`]
     if (fields.archive_document_id != null && !exists(ctx, 'archive-documents', fields.archive_document_id)) errors.archive_document = [`Invalid pk "${String(fields.archive_document_id)}" - object does not exist.`]
     if (Object.keys(errors).length) throw new FieldErrors(errors)
+    // The purchase is the user's: log in to the records system with the credentials sent (a
+    // refusal is the caller's to fix, now), and hand the session, not the password, to the
+    // fetcher. The credentials themselves are not stored.
+    const { records_username: username, records_password: password, client_code: _c, ...keep } = fields
+    let session: RecordsSession | undefined
+    if (ctx.records) {
+      // bounded: the caller waits for this answer (the gateway alone would retry for minutes)
+      const login = await ctx.records.gateway.login(String(username), String(password), AbortSignal.timeout(LOGIN_BUDGET_MS))
+        .catch(() => ({ ok: false as const, failure: { kind: 'timeout' as const, message: `The records system did not answer within ${LOGIN_BUDGET_MS / 1000} s.` } }))
+      if (!login.ok) {
+        if (login.failure.kind === 'auth_failed') throw new FieldErrors({ non_field_errors: ['The records system rejected this username and password.'] })
+        throw new LdsError('LDS_ERR_UNAVAILABLE', { detail: `The records system could not be reached to log in; nothing was requested. Try again later. (${login.failure.message})` })
+      }
+      session = login.value
+    }
     const now = stamp(ctx)
-    // The records-system credentials sent are not stored: the gateway uses the service's own.
-    const { records_username: _u, records_password: _p, client_code: _c, ...keep } = fields
-    return {
+    const row = {
       id: newId(), user_id: ctx.user.id, date_created: now, date_modified: now, date_completed: null, status: 1, message: '',
       court_id: null, docket_id: null, archive_document_id: null, show_parties_and_counsel: false, show_terminated_parties: false, show_list_of_member_cases: false,
       ...keep,
     }
+    // kept before the request is published, so the fetcher finds it whenever it reads the request
+    if (session && ctx.records) await ctx.records.sessions.put(Number(row.id), session.token, (session.expiresInS ?? SESSION_DEFAULT_S) * 1000)
+    return row
   },
 }
 

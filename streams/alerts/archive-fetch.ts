@@ -1,6 +1,8 @@
 /**
  * The archive fetch processor. A queued request (status 1) is marked in progress (4), sent to the
- * court-records gateway, and completed: success (2, date_completed, a message) makes the document
+ * court-records gateway in the user's own session (the one the API opened with the credentials
+ * the request carried: connectors/records-sessions.ts; without one, the service's account if it
+ * has one, else the request needs the user's credentials again, status 7), and completed: success (2, date_completed, a message) makes the document
  * available in the archive (is_available, its file, pages and hash), which is what grants prayers;
  * failure (3, or 6/7 as the gateway says, date_completed null, the gateway's message). Either way
  * the owner gets an ARCHIVE_FETCH webhook event. Users who asked to be auto-subscribed follow a
@@ -23,6 +25,7 @@
 import { entityTopic, dlqTopic, groupId, createDecoder, validateEntityEvent, type EntityEvent } from '../../schemas/events/index.js'
 import { archiveFetchPayload, EVENT_TYPES } from '../../domain/webhooks/index.js'
 import type { RecordsGateway } from '../../connectors/records-gateway.js'
+import type { RecordsSessions } from '../../connectors/records-sessions.js'
 import { startStream, type StreamDef, type BatchContext } from '../runner.js'
 import { createWatermarks } from '../../schemas/events/watermark-reader.js'
 import { openSourceContext, asShown, createEndOffsets, catchUp, sinkCatchUp, tableCatchUp, type SourceDeps, type Row } from './context.js'
@@ -37,7 +40,7 @@ const STATUS = { QUEUED: 1, SUCCEEDED: 2, FAILED: 3, IN_PROGRESS: 4 } as const
  */
 const CATCH_UP_MS = 10_000
 
-export async function startArchiveFetcher(deps: SourceDeps & { gateway?: RecordsGateway }) {
+export async function startArchiveFetcher(deps: SourceDeps & { gateway?: RecordsGateway; sessions?: RecordsSessions }) {
   const { cfg, clock } = deps
   const log = deps.log.child({ stream: ARCHIVE_FETCHER })
   const ctx = await openSourceContext(deps, ARCHIVE_FETCHER)
@@ -73,6 +76,8 @@ export async function startArchiveFetcher(deps: SourceDeps & { gateway?: Records
     }
     mine.add(Number(req.id))
     await deps.publisher.write('archive-fetch', { upsert: { ...req, status: STATUS.IN_PROGRESS, date_modified: iso() } })
+    // the user's own records-system session, which the API kept when the request was made
+    const as = { session: await deps.sessions?.take(Number(req.id)) }
     const type = Number(req.request_type)
     if (type === 1) {
       const docket = req.docket_id ? (await ctx.rowsWhere('dockets', 'id', [Number(req.docket_id)]))[0] : undefined
@@ -81,7 +86,7 @@ export async function startArchiveFetcher(deps: SourceDeps & { gateway?: Records
         docket_number: (req.docket_number as string) || (docket?.docket_number as string) || null, de_date_start: req.de_date_start as string | null, de_date_end: req.de_date_end as string | null,
         de_number_start: req.de_number_start as number | null, de_number_end: req.de_number_end as number | null,
         show_parties_and_counsel: !!req.show_parties_and_counsel, show_terminated_parties: !!req.show_terminated_parties, show_list_of_member_cases: !!req.show_list_of_member_cases,
-      })
+      }, as)
       if (!got.ok) { await complete(req, { status: got.failure.fetchStatus, date_completed: null, message: got.failure.message }); return }
       await complete(req, { status: STATUS.SUCCEEDED, date_completed: iso(), message: `Successfully completed fetch and save: docket ${got.value.docket_number}.` })
       if (docket) await autoSubscribe(Number(req.user_id), Number(docket.id), subscribed)
@@ -93,7 +98,7 @@ export async function startArchiveFetcher(deps: SourceDeps & { gateway?: Records
     const got = await deps.gateway.fetchDocument({
       court: String(docket?.court_id ?? ''), records_case_id: String(docket?.records_case_id ?? ''), records_doc_id: String(doc.records_doc_id ?? ''),
       document_number: (doc.document_number as string) ?? null, attachment_number: (doc.attachment_number as number) ?? null,
-    })
+    }, as)
     if (!got.ok) { await complete(req, { status: got.failure.fetchStatus, date_completed: null, message: got.failure.message }); return }
     // The document is now in the archive: this is what grants the prayers waiting for it.
     await deps.publisher.write('archive-documents', { upsert: {

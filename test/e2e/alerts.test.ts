@@ -34,7 +34,8 @@ t.test('events end to end', async (t) => {
   t.teardown(() => receiver.close())
   const sink = await startSmtpSink()
   t.teardown(() => sink.close())
-  const records = await startFakeRecords({ username: 'svc', password: 'secret' })
+  // the service's own account, and alice's: a purchase must be made in the account of the user who asked
+  const records = await startFakeRecords({ username: 'svc', password: 'secret', accounts: { 'alice-records': 'alice-pw' } })
   t.teardown(() => records.close())
   const rt = await testStack(t, {
     LDS_TIME_SCALE: String(SCALE), LDS_WEBHOOKS_ALLOW_INSECURE: '1', SMTP_HOST: sink.host, SMTP_PORT: String(sink.port),
@@ -117,7 +118,10 @@ t.test('events end to end', async (t) => {
   t.test('a fetch: ARCHIVE_FETCH, the document available, the prayer granted: PRAY_AND_PAY', async (t) => {
     const prayer = await post(bob, '/api/rest/v4/prayers/', { archive_document: 50 })
     t.equal(prayer.status, 1)
-    const fetch = await post(alice, '/api/rest/v4/archive-fetch/', { request_type: 2, archive_document: 50, records_username: 'ignored', records_password: 'ignored' })
+    const refused = await app.inject({ method: 'POST', url: '/api/rest/v4/archive-fetch/', headers: { ...as(alice), 'content-type': 'application/json' }, payload: { request_type: 2, archive_document: 50, records_username: 'alice-records', records_password: 'wrong' } })
+    t.equal(refused.statusCode, 400, 'credentials the records system refuses: 400 at once')
+    t.same(refused.json(), { non_field_errors: ['The records system rejected this username and password.'] })
+    const fetch = await post(alice, '/api/rest/v4/archive-fetch/', { request_type: 2, archive_document: 50, records_username: 'alice-records', records_password: 'alice-pw' })
     const [f] = await waitFor(async () => of('alice', 3).length && of('alice', 3), 'ARCHIVE_FETCH')
     t.match(f.json, { webhook: { event_type: 3, version: 1 }, payload: { id: fetch.id, status: 2, archive_document: 50, request_type: 2, message: /Successfully/ } })
     t.ok(f.json.payload.date_completed, 'completed')
@@ -128,7 +132,9 @@ t.test('events end to end', async (t) => {
     t.equal(doc.page_count, 12)
     const fetched = (await app.inject({ url: `/api/rest/v4/archive-fetch/${fetch.id}/`, headers: as(alice) })).json()
     t.match(fetched, { status: 2, date_completed: String })
-    t.ok(records.requests.some((r) => r.path.endsWith('/documents/fetch')), 'the gateway was asked')
+    const bought = records.requests.filter((r) => r.path.endsWith('/documents/fetch'))
+    t.same(bought.map((r) => r.account), ['alice-records'], 'bought once, in alice\'s own records account (not the service\'s)')
+    t.notOk(JSON.stringify(fetched).includes('alice-pw'), 'the password is not shown back')
   })
 
   t.test('the weekly job: OLD_DOCKET_ALERTS_REPORT with old and disabled alerts', async (t) => {

@@ -2,7 +2,7 @@
  * A local HTTP server speaking the records-system protocol of connectors/records-gateway.ts,
  * with knobs for the cases archive fetch must handle, and a record of every request.
  *
- *   const records = await startFakeRecords({ username: 'u', password: 'p' })
+ *   const records = await startFakeRecords({ username: 'u', password: 'p', accounts: { alice: 'pw' } })
  *   records.addDocument({ court: 'nysd', records_case_id: '123', records_doc_id: '0456' })
  *   records.addDocument({ ..., available: false })       // 409: only through a one-time link
  *   records.queue({ status: 500 }, 'ok')                 // next fetches: a 500, then normal
@@ -10,7 +10,7 @@
  *   records.queue({ delayMs: 2000 })                     // next fetch: slow
  *   records.queue('not_pdf')                             // next fetch: HTML instead of a PDF
  *   ...
- *   records.requests   // method, path, body (password redacted), authorized, status
+ *   records.requests   // method, path, body (password redacted), authorized, account, status
  *   records.logins     // successful logins
  *   await records.close()
  */
@@ -51,6 +51,8 @@ export interface RecordedRequest {
   path: string
   body: any
   authorized: boolean
+  /** The account whose session token the request carried (null: none, or not a live token). */
+  account: string | null
   at: number
   status: number | null
 }
@@ -75,10 +77,13 @@ export function fakePdf(marker: string): Buffer {
   return Buffer.from(`%PDF-1.4\n% ${marker}\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n`, 'latin1')
 }
 
-export async function startFakeRecords(opts: { username: string; password: string }): Promise<FakeRecords> {
+/** `username`/`password`: one account (the service's); `accounts`: more, username → password (users' own). */
+export async function startFakeRecords(opts: { username: string; password: string; accounts?: Record<string, string> }): Promise<FakeRecords> {
   const requests: RecordedRequest[] = []
   const knobs: Knob[] = []
-  const tokens = new Set<string>()
+  const accounts = new Map<string, string>([[opts.username, opts.password], ...Object.entries(opts.accounts ?? {})])
+  /** live session token → its account */
+  const tokens = new Map<string, string>()
   const documents = new Map<string, Required<FakeDocument>>()
   const dockets = new Map<string, FakeDocket>()
   const timers = new Set<NodeJS.Timeout>()
@@ -101,7 +106,7 @@ export async function startFakeRecords(opts: { username: string; password: strin
     const rec: RecordedRequest = {
       method: req.method ?? '', path: req.url ?? '',
       body: body && typeof body === 'object' && 'password' in body ? { ...body, password: '<redacted>' } : body,
-      authorized: auth !== null && tokens.has(auth), at: Date.now(), status: null,
+      authorized: auth !== null && tokens.has(auth), account: (auth !== null && tokens.get(auth)) || null, at: Date.now(), status: null,
     }
     requests.push(rec)
 
@@ -109,9 +114,9 @@ export async function startFakeRecords(opts: { username: string; password: strin
     if (!body || typeof body !== 'object') return json(res, rec, 400, { error: 'invalid_request', message: 'The body must be a JSON object.' })
 
     if (req.url === '/api/v1/session') {
-      if (body.username !== opts.username || body.password !== opts.password) return json(res, rec, 401, { error: 'invalid_credentials', message: 'Invalid username or password.' })
+      if (typeof body.username !== 'string' || accounts.get(body.username) !== body.password) return json(res, rec, 401, { error: 'invalid_credentials', message: 'Invalid username or password.' })
       const token = randomBytes(16).toString('hex')
-      tokens.add(token)
+      tokens.set(token, body.username)
       logins++
       return json(res, rec, 201, { token, expires_in: 3600 })
     }

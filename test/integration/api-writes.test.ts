@@ -105,6 +105,17 @@ t.test('writes', async (t) => {
     t.equal((await get(bob, `/api/rest/v4/archive-fetch/${f.id}/`)).status, 404)
   })
 
+  t.test('archive fetch with a records system that cannot be reached to log in: 503, nothing requested', async (t) => {
+    const before = (await get(alice, '/api/rest/v4/archive-fetch/?count=on')).body.count
+    const cfg = { ...rt.cfg, records: { url: 'http://127.0.0.1:1', username: '', password: '' } }
+    const other = await buildApp({ ...rt, cfg, readModel: app.readModel! })
+    t.teardown(() => other.close())
+    const r = await other.inject({ method: 'POST', url: '/api/rest/v4/archive-fetch/', headers: as(alice), payload: { request_type: 2, archive_document: 1, records_username: 'u', records_password: 'p' } })
+    t.equal(r.statusCode, 503)
+    t.match(r.json(), { detail: /records system could not be reached.*nothing was requested/ })
+    t.equal((await get(alice, '/api/rest/v4/archive-fetch/?count=on')).body.count, before, 'no request was made')
+  })
+
   t.test('user tags and docket tags', async (t) => {
     const tag = (await send(alice, 'POST', '/api/rest/v4/tags/', { name: 'privacy-cases', title: 'Privacy', published: true })).json()
     t.match(tag, { name: 'privacy-cases', published: true, dockets: [] })

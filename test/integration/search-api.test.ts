@@ -147,7 +147,7 @@ t.test('search', async (t) => {
     t.same(await shuffled('123'), s1, 'the same seed: the same order')
     const s2 = await shuffled('abc')
     t.notSame(s2, s1, 'another seed: another order')
-    t.notSame(s1, [...s1].sort((x, y) => y - x), 'not the id order')
+    t.notSame(s1, [...s1].sort((x, y) => Number(y) - Number(x)), 'not the id order')
   })
 
   t.test('result shape, highlighting and snippets', async (t) => {

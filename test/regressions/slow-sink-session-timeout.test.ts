@@ -147,6 +147,8 @@ t.test('the archive fetcher waiting on a gateway slower than its session timeout
   const gateway: RecordsGateway = {
     async fetchDocument(...args) { fetching++; await sleep(HOLD_MS); return real.fetchDocument(...args) },
     fetchDocket: (...args) => real.fetchDocket(...args),
+    login: (...args) => real.login(...args),
+    hasServiceAccount: real.hasServiceAccount,
   }
   const queue = await openWebhookQueue(rt)
   stops.push(() => queue.stop())

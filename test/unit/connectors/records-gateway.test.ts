@@ -145,7 +145,47 @@ t.test('concurrent calls share one login; the caller may abort', async (t) => {
 
   records.queue({ delayMs: 300 })
   const ac = new AbortController()
-  const pending = gw.fetchDocument(DOC, ac.signal)
+  const pending = gw.fetchDocument(DOC, { signal: ac.signal })
   setTimeout(() => ac.abort(new Error('shutting down')), 50)
   await t.rejects(pending, /shutting down|aborted/i, 'an abort by the caller is not a records failure')
+})
+
+t.test("a user's own session: logged in with the user's credentials, used as it is, never renewed", async (t) => {
+  const records = await startFakeRecords({ username: 'clerk', password: 'hunter2', accounts: { alice: 'alice-pw' } })
+  t.teardown(() => records.close())
+  const gw = createRecordsGateway({ baseUrl: records.url, username: 'clerk', password: 'hunter2', retries: 3, minRetryMs: 5, maxRetryMs: 20 })
+  records.addDocument(DOC)
+
+  const refused = await gw.login('alice', 'wrong')
+  t.match(refused, { ok: false, failure: { kind: 'auth_failed', httpStatus: 401, attempts: 1 } }, 'refused credentials: not retried')
+  if (!refused.ok) t.notMatch(refused.failure.message, /wrong/, 'the password never shows')
+  const login = await gw.login('alice', 'alice-pw')
+  t.match(login, { ok: true, value: { token: String, expiresInS: 3600 } })
+  if (!login.ok) return
+
+  const got = await gw.fetchDocument(DOC, { session: login.value.token })
+  t.ok(got.ok)
+  t.same(records.requests.filter((r) => r.path.endsWith('/fetch')).map((r) => r.account), ['alice'], "bought in alice's account")
+  t.equal(records.logins, 1, "the service's account never logged in")
+
+  records.expireSessions()
+  const before = records.requests.length
+  const expired = await gw.fetchDocument(DOC, { session: login.value.token })
+  t.match(expired, { ok: false, failure: { kind: 'session_expired', fetchStatus: 3, message: /Request it again with your credentials/ } })
+  t.equal(records.requests.length, before + 1, 'one call: no renewal in the service account, nothing bought in it')
+  t.equal(records.logins, 1)
+
+  // a login through a records system that fails is retried, then a typed failure
+  const nowhere = createRecordsGateway({ baseUrl: 'http://127.0.0.1:1', username: '', password: '', retries: 1, minRetryMs: 5, maxRetryMs: 5, timeoutMs: 500 })
+  t.match(await nowhere.login('alice', 'alice-pw'), { ok: false, failure: { kind: 'upstream_error', attempts: 2 } })
+})
+
+t.test('no session and no service account: the request needs the user again, nothing is sent', async (t) => {
+  const records = await startFakeRecords({ username: 'clerk', password: 'hunter2' })
+  t.teardown(() => records.close())
+  records.addDocument(DOC)
+  const gw = createRecordsGateway({ baseUrl: records.url, username: '', password: '', retries: 3, minRetryMs: 5 })
+  t.equal(gw.hasServiceAccount, false)
+  t.match(await gw.fetchDocument(DOC), { ok: false, failure: { kind: 'needs_info', fetchStatus: 7, message: /request it again with your credentials/ } })
+  t.equal(records.requests.length, 0)
 })
