@@ -235,7 +235,7 @@ function clickhouseEngine(db: Db, corpus: CorpusStats): Engine {
       // (searchSql `total`); otherwise the count runs beside it (the statistics order a phrase's join)
       const pageSql = searchPageSql(ast, TYPE, { ...o, stats, total: true })
       const [page, counts] = await Promise.all([
-        db.query<{ id: number; total?: number }>(pageSql.sql),
+        db.query<{ id: number; total?: number }>(pageSql.sql).then((rows) => (pageSql.fallback?.needed(rows) ? db.query<{ id: number; total?: number }>(pageSql.fallback.sql) : rows)),
         pageSql.total ? Promise.resolve(null) : db.query<{ count: number }>(countSql(ast, TYPE, { ...o, stats })),
       ])
       const count = counts ? counts[0].count : page.length ? page[0].total : 0

@@ -15,7 +15,7 @@
 import type { Db } from '../../core/clickhouse.js'
 import { sql, ident } from '../../core/sql.js'
 import { SEARCH_RESULTS } from '../../schemas/internal/search.js'
-import { and, or, not, searchType, scoringPlan, scores, searchSql, countSql, statsSql, requestAst, type Node, type SearchRequest, type SearchStats, type SearchType } from '../../domain/search/index.js'
+import { and, or, not, searchType, scoringPlan, scores, countSql, statsSql, requestAst, type Node, type SearchRequest, type SearchStats, type SearchType } from '../../domain/search/index.js'
 import { corpusStatsSql, searchPageSql, type CorpusStats } from '../../domain/search/to-sql.js'
 
 export interface After { value: string | number | null; id: number }
@@ -105,7 +105,9 @@ export function createSearchEngine(db: Db): SearchEngine {
       try {
         const scored = r.order.some((k) => k.field === 'score') && scores(scoringPlan(r.query, searchType(r.type)))
         const stats = scored ? await statsFor(r) : undefined
-        const rows = await db.query<Record<string, unknown>>(searchSql(r.query, r.type, { ...o, stats, total: Boolean(tell) }))
+        const paged = searchPageSql(r.query, r.type, { ...o, stats, total: Boolean(tell) })
+        let rows = await db.query<Record<string, unknown>>(paged.sql)
+        if (paged.fallback?.needed(rows)) rows = await db.query<Record<string, unknown>>(paged.fallback.sql)
         tell?.(rows.length ? Number(rows[0].total) : offset === 0 ? 0 : null)
         return rows.map((x) => ({ id: Number(x.id), score: Number(x.score ?? 0), key: af ? ((x[af.column] ?? null) as string | number | null) : null }))
       } catch (err) {

@@ -1109,11 +1109,23 @@ const isRandom = (field: string) => field.startsWith('random_')
  * column per order key (named after the field's column). Ties are broken by id.
  */
 export function searchSql(ast: Node, type: SearchType, o: SearchSqlOptions = {}): Sql {
-  return searchPageSql(ast, type, o).sql
+  // in one query: the exact form (searchPageSql's may need a second read)
+  const p = searchPageSql(ast, type, o)
+  return p.fallback?.sql ?? p.sql
 }
 
-/** searchSql, and whether its rows carry `total` (asked for by `o.total`, and possible for this query). */
-export function searchPageSql(ast: Node, type: SearchType, o: SearchSqlOptions = {}): { sql: Sql; total: boolean } {
+/**
+ * searchSql, and whether its rows carry `total` (asked for by `o.total`, and possible for this
+ * query). With `fallback`, a page whose rows `needed` says may be incomplete is read again with
+ * its sql (PagedSql).
+ */
+export interface PagedSql {
+  sql: Sql
+  total: boolean
+  fallback?: { sql: Sql; needed(rows: readonly Record<string, unknown>[]): boolean }
+}
+
+export function searchPageSql(ast: Node, type: SearchType, o: SearchSqlOptions = {}): PagedSql {
   const spec = searchType(type)
   const order = o.order?.length ? o.order : [{ field: 'score', dir: 'desc' as const }]
   const byScore = order.some((k) => k.field === 'score')
@@ -1143,8 +1155,26 @@ export function searchPageSql(ast: Node, type: SearchType, o: SearchSqlOptions =
   const offset = o.offset ? sql` OFFSET ${param(o.offset, 'UInt64')}` : empty
   // a document row delivered twice (the same version, not merged yet) counts once
   const once = dedupe ? sql` LIMIT 1 BY id` : empty
-  return { sql: sql`SELECT ${join(select, ', ')} FROM ${from} WHERE ${where} ORDER BY ${join(keys, ', ')}${once}${limit}${offset}`, total }
+  const full = sql`SELECT ${join(select, ', ')} FROM ${from} WHERE ${where} ORDER BY ${join(keys, ', ')}${once}${limit}${offset}`
+  if (!dedupe || o.limit === undefined) return { sql: full, total }
+  // LIMIT 1 BY id sorts every matching row (hundreds of ms for a common word); a sorted prefix of
+  // the rows is enough whenever it holds the page's documents: the first k distinct ids of a
+  // prefix are those of the whole sorted list. Duplicate rows are rare (a row delivered twice and
+  // not merged yet), so a prefix a few times the page almost always does; when it might not (it
+  // came back full and gave a short page), the caller runs `fallback`.
+  const prefix = ((o.offset ?? 0) + o.limit) * PREFIX_FACTOR + PREFIX_SLACK
+  const inner = sql`SELECT ${join(select, ', ')} FROM ${from} WHERE ${where} ORDER BY ${join(keys, ', ')} LIMIT ${param(prefix, 'UInt64')}`
+  const outer = sql`SELECT *, count() OVER () AS prefix_rows FROM (${inner}) ORDER BY ${join(keys, ', ')} LIMIT 1 BY id${limit}${offset}`
+  const pageSize = o.limit
+  return {
+    sql: outer, total,
+    fallback: { sql: full, needed: (rows) => rows.length < pageSize && (rows.length === 0 || Number(rows[0].prefix_rows) >= prefix) },
+  }
 }
+
+/** The sorted prefix a deduplicated page reads: this many times (offset + limit) rows, plus PREFIX_SLACK. */
+const PREFIX_FACTOR = 4
+const PREFIX_SLACK = 64
 
 /** The number of matching documents: one row, column `count`. */
 export function countSql(ast: Node, type: SearchType, o: SearchSqlOptions = {}): Sql {
