@@ -5,7 +5,7 @@ import { compile as compileSql, type Sql } from '../../../core/sql.js'
 const compile = (q: Sql) => { const c = compileSql(q); return { query: c.query.replace(/\s+/g, ' '), query_params: c.query_params } }
 import { parseQuery } from '../../../domain/search/parse.js'
 import { analyzeDocument } from '../../../domain/search/document.js'
-import { searchSql, countSql, statsSql, corpusStatsSql, refreshSql, expansionSql, toIndexRows, indexColumns, searchTableDdl, searchTables, postingsInsertSql, COMMON_WORDS } from '../../../domain/search/to-sql.js'
+import { searchSql, searchPageSql, countSql, statsSql, corpusStatsSql, refreshSql, expansionSql, toIndexRows, indexColumns, searchTableDdl, searchTables, postingsInsertSql, COMMON_WORDS } from '../../../domain/search/to-sql.js'
 import { scoringPlan, weights, idf } from '../../../domain/search/bm25.js'
 import { SEARCH_TYPES } from '../../../domain/search/fields.js'
 
@@ -57,6 +57,19 @@ t.test('text leaves: one aggregation over their postings, current versions by th
   const byDate2 = compile(searchSql(parseQuery('smith jones', 'o'), 'o', { order: [{ field: 'dateFiled', dir: 'desc' }], limit: 20, final: true })).query
   t.match(byDate2, /^SELECT d.id AS id, toFloat64\(0\) AS score, d.`date_filed` AS `date_filed` FROM `search_o` AS d WHERE d.id IN \(SELECT s.id FROM \(SELECT id, .*\) AS s WHERE \(ifNull\(s.`l0`, 0\) AND ifNull\(s.`l1`, 0\)\)\) AND dictGetOrDefault.* ORDER BY `date_filed` DESC NULLS LAST, id DESC LIMIT 1 BY id LIMIT \{p\d+:UInt64\}$/, 'ordered by a document column: the current documents the text matches, once each')
   t.match(compile(searchSql(parseQuery('smith', 'o'), 'o', { order: [{ field: 'dateFiled', dir: 'desc' }], database: 'db1', final: true })).query, /dictGetOrDefault\('db1.search_o_live', 'live', id/)
+  const paged = searchPageSql(parseQuery('smith', 'o'), 'o', { order: [{ field: 'dateFiled', dir: 'desc' }], limit: 20, offset: 40, final: true })
+  const prefix = compile(paged.sql)
+  t.match(prefix.query, /^SELECT \*, count\(\) OVER \(\) AS prefix_rows FROM \(SELECT d.id AS id, .* ORDER BY `date_filed` DESC NULLS LAST, id DESC LIMIT \{p\d+:UInt64\}\) ORDER BY `date_filed` DESC NULLS LAST, id DESC LIMIT 1 BY id LIMIT \{p\d+:UInt64\} OFFSET \{p\d+:UInt64\}$/,
+    'a date-ordered page: the first row per document among a sorted prefix')
+  t.ok(Object.values(prefix.query_params).includes(4 * 60 + 64), 'the prefix: 4 × (offset + limit) + 64 rows')
+  t.equal(compile(paged.fallback!.sql).query, compile(searchSql(parseQuery('smith', 'o'), 'o', { order: [{ field: 'dateFiled', dir: 'desc' }], limit: 20, offset: 40, final: true })).query,
+    'the fallback is the exact form, which searchSql gives')
+  const row = (n: number) => ({ id: n, prefix_rows: n })
+  t.equal(paged.fallback!.needed(Array.from({ length: 20 }, (_, i) => row(304))), false, 'a full page: exact')
+  t.equal(paged.fallback!.needed([row(12)]), false, 'a short page from a prefix that was not full: the matches ran out, exact')
+  t.equal(paged.fallback!.needed([row(304)]), true, 'a short page from a full prefix: read again')
+  t.equal(paged.fallback!.needed([]), true, 'no row: cannot tell, read again')
+  t.equal(searchPageSql(parseQuery('smith', 'o'), 'o', { limit: 20, stats: { n: 1, avgdl: {}, df: {} } }).fallback, undefined, 'by score: one row per document already, no prefix')
   t.match(compile(searchSql(parseQuery('smith', 'o'), 'o', { order: [{ field: 'dateFiled', dir: 'desc' }, { field: 'score', dir: 'desc' }], stats: { n: 1, avgdl: {}, df: {} }, final: true })).query, /^SELECT d.id AS id, s.score AS score, d.`date_filed` AS `date_filed` FROM \(SELECT id, `date_filed` FROM `search_o` AS d WHERE .* INNER JOIN/, 'a document column and the score: joined')
 })
 
