@@ -1,5 +1,5 @@
 /**
- * BM25 as Lucene computes it (k1 = 1.2, b = 0.75, idf = ln(1 + (N - df + 0.5) / (df + 0.5))),
+ * BM25 as Lucene computes it (k1 = 1.2, b = 0.75, idf = ln(1 + (N - df + 0.5) / (df + 0.5)), df at most N),
  * with the query model of this service, chosen so that it is a weighted sum over postings and
  * phrase occurrences:
  *
@@ -29,7 +29,13 @@ import { phraseCount, textFieldsOf, windowCount } from './matcher.js'
 export const K1 = 1.2
 export const B = 0.75
 
-export const idf = (n: number, df: number): number => Math.log(1 + (n - df + 0.5) / (df + 0.5))
+/**
+ * Never negative: df is counted over the postings of every indexed version (statsSql), so for a
+ * word in nearly every document of a corpus whose documents were indexed again (a cluster when its
+ * opinions change) it can exceed N; it counts as N then (before, such a word's score was negative,
+ * and the documents holding it most ranked last).
+ */
+export const idf = (n: number, df: number): number => { const d = Math.min(df, n); return Math.log(1 + (n - d + 0.5) / (d + 0.5)) }
 export const tfNorm = (tf: number, dl: number, avgdl: number): number =>
   tf === 0 ? 0 : (tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * dl) / (avgdl || 1)))
 

@@ -133,6 +133,9 @@ t.test('BM25 in memory: boosts, idf, length normalization', async (t) => {
   const phraseStats = { n: 4, avgdl: { text: 9 }, df: { 'text:the': 3, 'text:buyer': 2 } }
   t.ok(scoreDocument(parseQuery('"the buyer"', 'o'), 'o', docs[0], phraseStats) > 0, 'a phrase scores where it matches')
   t.equal(scoreDocument(parseQuery('"buyer the"', 'o'), 'o', docs[0], phraseStats), 0, 'and only there')
+  t.ok(idf(10, 25) > 0 && idf(10, 25) === idf(10, 10), 'a word counted in more documents than there are (indexed again) weighs as one in all: never negative')
+  const inflated = { n: 4, avgdl: { case_name: 3, text: 9 }, df: { 'text:duty': 9 } }
+  t.ok(scoreDocument(parseQuery('duty', 'o'), 'o', docs[2], inflated) > scoreDocument(parseQuery('duty', 'o'), 'o', docs[1], inflated), 'and scores keep their sense (the shorter text above), which a negative weight turned round')
   const text = docs[0].text.text
   t.equal(scoreDocument(parseQuery('"the buyer"', 'o'), 'o', docs[0], phraseStats), (idf(4, 3) + idf(4, 2)) * tfNorm(1, text.length, 9),
     'a phrase scores as one term: its frequency in the field, weighted by the sum of its words\' idf')
