@@ -94,10 +94,10 @@ export function createSearchEngine(db: Db): SearchEngine {
       const af = afterField(r)
       const continued = Boolean(p.after && af)
       const filters = continued && p.after && af ? and([r.filters, afterNode(af.field, af.dir, p.after)]) : r.filters
-      // a page continued after a key sees only the rows past it: its total is not the request's
       const offset = p.after ? 0 : p.offset
       const o = { database: db.database, filters, order: r.order, limit: p.limit, offset }
-      // whether this page can count: known before the statistics (the query's shape decides)
+      // Whether this page can count, known before the statistics (the query's shape decides). A
+      // page continued after a key sees only the rows past it: its total is not the request's.
       let tell: ((n: number | null) => void) | undefined
       if (!continued && !totals.has(r) && searchPageSql(r.query, r.type, { ...o, total: true, stats: NO_STATS }).total) {
         totals.set(r, new Promise((resolve) => { tell = resolve }))
