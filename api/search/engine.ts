@@ -8,9 +8,9 @@
  * A request's page and count usually run together: the page query also counts the matches
  * (searchSql `total`), and the count takes that number instead of running the query again.
  *
- * Pages: ordered by a single field, the next page continues after the last row's (value, id)
- * (search_after), so documents indexed meanwhile do not shift it; score and multi-key orders page
- * by offset.
+ * Pages: ordered by a single field or by score, the next page continues after the last row's
+ * (value, id) (search_after), so documents indexed meanwhile do not shift it; multi-key and random
+ * orders page by offset.
  */
 import type { Db } from '../../core/clickhouse.js'
 import { sql, ident } from '../../core/sql.js'
@@ -38,9 +38,10 @@ export interface SearchEngine {
   results(type: SearchType, ids: number[]): Promise<Map<number, StoredResult>>
 }
 
-/** The single order field that search_after can continue from, or null (score, several keys). */
+/** The single order key that search_after can continue from (a field, or the score), or null (several keys, random). */
 export function afterField(r: SearchRequest): { field: string; column: string; dir: 'asc' | 'desc' } | null {
-  if (r.order.length !== 1 || r.order[0].field === 'score') return null
+  if (r.order.length !== 1) return null
+  if (r.order[0].field === 'score') return { field: 'score', column: 'score', dir: r.order[0].dir }
   const f = searchType(r.type).byName.get(r.order[0].field)
   return f ? { field: f.name, column: f.column, dir: r.order[0].dir } : null
 }
@@ -93,9 +94,11 @@ export function createSearchEngine(db: Db): SearchEngine {
     async page(r, p) {
       const af = afterField(r)
       const continued = Boolean(p.after && af)
-      const filters = continued && p.after && af ? and([r.filters, afterNode(af.field, af.dir, p.after)]) : r.filters
+      const byScore = af?.field === 'score'
+      const filters = continued && !byScore && p.after && af ? and([r.filters, afterNode(af.field, af.dir, p.after)]) : r.filters
+      const afterScore = continued && byScore && p.after ? { score: Number(p.after.value), id: p.after.id } : undefined
       const offset = p.after ? 0 : p.offset
-      const o = { database: db.database, filters, order: r.order, limit: p.limit, offset }
+      const o = { database: db.database, filters, order: r.order, limit: p.limit, offset, afterScore }
       // Whether this page can count, known before the statistics (the query's shape decides). A
       // page continued after a key sees only the rows past it: its total is not the request's.
       let tell: ((n: number | null) => void) | undefined

@@ -87,6 +87,13 @@ export interface SearchSqlOptions extends TableOptions {
   /** n and avgdl cached by the caller (corpusStatsSql): statsSql then reads only df */
   readonly corpus?: CorpusStats
   /**
+   * Ordered by score alone: only the documents after this (score, id) in that order (a cursor's
+   * next page: search_after, so documents indexed meanwhile do not shift it). Scores are rounded
+   * to 9 decimals, so the same document scores the same in every query (the server adds a
+   * document's terms in no fixed order).
+   */
+  readonly afterScore?: { readonly score: number; readonly id: number }
+  /**
    * searchSql: also a column `total`, the number of matching documents (what countSql counts),
    * computed over the page query's own rows, where they are one per document (not when ordered by
    * a document column: those rows are made unique after). Saves a second run of the query's work.
@@ -1137,7 +1144,7 @@ export function searchPageSql(ast: Node, type: SearchType, o: SearchSqlOptions =
     if (f.kind === 'text' || f.multi) throw new Error(`cannot order by ${k.field}`)
     if (!isKey(f)) orderFields.push(f)
   }
-  const { from, where, id, score, docs, dedupe } = body(ast, type, o, byScore, orderFields.map((f) => f.column))
+  const { from, where: whereBody, id, score, docs, dedupe } = body(ast, type, o, byScore, orderFields.map((f) => f.column))
   const keys: Sql[] = []
   for (const k of order) {
     const dir = raw(k.dir === 'asc' ? 'ASC' : 'DESC')
@@ -1148,7 +1155,15 @@ export function searchPageSql(ast: Node, type: SearchType, o: SearchSqlOptions =
   }
   const tie = raw(order[0].dir === 'asc' && order[0].field !== 'score' ? 'ASC' : 'DESC')
   if (!order.some((k) => k.field === 'id')) keys.push(sql`id ${tie}`)
-  const select = [sql`${id} AS id`, sql`${score} AS score`, ...(docs ? orderFields.map((f) => sql`d.${ident(f.column)} AS ${ident(f.column)}`) : [])]
+  const rounded = byScore ? sql`round(${score}, 9)` : score
+  const select = [sql`${id} AS id`, sql`${rounded} AS score`, ...(docs ? orderFields.map((f) => sql`d.${ident(f.column)} AS ${ident(f.column)}`) : [])]
+  let where = whereBody
+  if (o.afterScore) {
+    if (order.length !== 1 || order[0].field !== 'score') throw new Error('afterScore needs an order by score alone')
+    const [s, i] = [param(o.afterScore.score, 'Float64'), param(o.afterScore.id, 'Int64')]
+    const past = order[0].dir === 'desc' ? sql`(${rounded} < ${s} OR (${rounded} = ${s} AND ${id} < ${i}))` : sql`(${rounded} > ${s} OR (${rounded} = ${s} AND ${id} < ${i}))`
+    where = sql`${whereBody} AND ${past}`
+  }
   const total = Boolean(o.total) && !dedupe
   if (total) select.push(sql`count() OVER () AS total`)
   const limit = o.limit === undefined ? empty : sql` LIMIT ${param(o.limit, 'UInt64')}`

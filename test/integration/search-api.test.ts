@@ -215,4 +215,19 @@ t.test('search', async (t) => {
     await waitFor(async () => (await get('/api/rest/v4/search/?q=segregation')).body.count === 0, 'the deleted cluster gone', 60_000, 300)
     t.equal((await get('/api/rest/v4/search/?q=caseName:smith')).body.count, 0, 'the old name no longer matches')
   })
+
+  t.test('pages by score continue after the last (score, id): a document indexed between two pages neither repeats one nor is skipped', async (t) => {
+    const first = (await get('/api/rest/v4/search/?q=routine')).body
+    t.equal(first.count, 22)
+    const before = (await get(first.next.replace('http://x.test', ''))).body
+    t.same(new Set([...ids(first), ...ids(before)]).size, 22, 'every match once across the two pages')
+    // a new best match for "routine", ranked first from now on
+    await pub.upsert('dockets', { id: 60, court_id: 'ca1', case_name: 'Routine v. Routine', docket_number: '60-cv-0060', source: 0, slug: 'case', date_created: ts, date_modified: ts })
+    await pub.upsert('clusters', { id: 60, docket_id: 60, case_name: 'Routine v. Routine', date_filed: '2011-01-01', precedential_status: 'Published', citation_count: 0, slug: 'case', date_created: ts, date_modified: ts })
+    await pub.upsert('opinions', { id: 600, cluster_id: 60, type: '010combined', plain_text: 'Routine routine routine.', date_created: ts, date_modified: ts })
+    await pub.flush()
+    await waitFor(async () => ids((await get('/api/rest/v4/search/?q=routine')).body)[0] === 60, 'the new document first', 60_000, 300)
+    const after = (await get(first.next.replace('http://x.test', ''))).body
+    t.same(ids(after), ids(before), 'the second page is the same: not shifted by the new first result')
+  })
 })

@@ -70,7 +70,7 @@ t.test('text leaves: one aggregation over their postings, current versions by th
   t.equal(paged.fallback!.needed([row(304)]), true, 'a short page from a full prefix: read again')
   t.equal(paged.fallback!.needed([]), true, 'no row: cannot tell, read again')
   t.equal(searchPageSql(parseQuery('smith', 'o'), 'o', { limit: 20, stats: { n: 1, avgdl: {}, df: {} } }).fallback, undefined, 'by score: one row per document already, no prefix')
-  t.match(compile(searchSql(parseQuery('smith', 'o'), 'o', { order: [{ field: 'dateFiled', dir: 'desc' }, { field: 'score', dir: 'desc' }], stats: { n: 1, avgdl: {}, df: {} }, final: true })).query, /^SELECT d.id AS id, s.score AS score, d.`date_filed` AS `date_filed` FROM \(SELECT id, `date_filed` FROM `search_o` AS d WHERE .* INNER JOIN/, 'a document column and the score: joined')
+  t.match(compile(searchSql(parseQuery('smith', 'o'), 'o', { order: [{ field: 'dateFiled', dir: 'desc' }, { field: 'score', dir: 'desc' }], stats: { n: 1, avgdl: {}, df: {} }, final: true })).query, /^SELECT d.id AS id, round\(s.score, 9\) AS score, d.`date_filed` AS `date_filed` FROM \(SELECT id, `date_filed` FROM `search_o` AS d WHERE .* INNER JOIN/, 'a document column and the score: joined')
 })
 
 t.test('phrases: grams for pairs with a common word, positions compared; proximity and prefixes', async (t) => {
@@ -84,7 +84,7 @@ t.test('phrases: grams for pairs with a common word, positions compared; proximi
   t.equal((ph.match(/ AS `t0`/g) ?? []).length, 1, 'the phrase\'s occurrences are computed once')
   t.notMatch(ph, /term IN/, 'the phrase\'s words are not read beside its occurrences')
   const scored = compile(searchSql(parseQuery('"the court"', 'o'), 'o', { stats: { n: 10, avgdl: { text: 100 }, df: { 'text:the': 10, 'text:court': 3 } }, limit: 20, final: true }))
-  t.match(scored.query, /^SELECT s.id AS id, s.score AS score FROM \(SELECT id, toUInt8\(1\) AS `l0`, score FROM \(SELECT id, sum\(arrayElement\(\{p\d+:Array\(Float64\)\}, fk\) \* fq \* .*\) \* bitCount\(groupBitOr\(bitShiftLeft\(toUInt64\(1\), fk\)\)\) \/ count\(\) AS score FROM \( SELECT `t0`.id AS id, indexOf\(\{p\d+:Array\(String\)\}, `t0`.f\) AS fk, `t0`.dl AS fq_dl, `t0`.tf AS fq FROM \(SELECT replaceOne\(toString\(field\), '~2', ''\) AS f, id, version, tf, dl FROM `search_o_postings_v2` ARRAY JOIN ids AS id, tfs AS tf, dls AS dl WHERE .*\) AS `t0`\) WHERE fq > 0 GROUP BY id\)\) AS s/,
+  t.match(scored.query, /^SELECT s.id AS id, round\(s.score, 9\) AS score FROM \(SELECT id, toUInt8\(1\) AS `l0`, score FROM \(SELECT id, sum\(arrayElement\(\{p\d+:Array\(Float64\)\}, fk\) \* fq \* .*\) \* bitCount\(groupBitOr\(bitShiftLeft\(toUInt64\(1\), fk\)\)\) \/ count\(\) AS score FROM \( SELECT `t0`.id AS id, indexOf\(\{p\d+:Array\(String\)\}, `t0`.f\) AS fk, `t0`.dl AS fq_dl, `t0`.tf AS fq FROM \(SELECT replaceOne\(toString\(field\), '~2', ''\) AS f, id, version, tf, dl FROM `search_o_postings_v2` ARRAY JOIN ids AS id, tfs AS tf, dls AS dl WHERE .*\) AS `t0`\) WHERE fq > 0 GROUP BY id\)\) AS s/,
     'a scored phrase alone: its frequency per (document, field) from its occurrences (one gram: its tf), no postings of its words; a batch given twice counts once')
   t.ok(Object.values(scored.query_params).some((v) => Array.isArray(v) && v.includes('text~2')) && Object.values(scored.query_params).includes('the court'), '"the court" is one gram')
   t.notMatch(ph, /PREWHERE/, 'key ranges in WHERE: the server moves them to PREWHERE itself, faster than an explicit PREWHERE beside ARRAY JOIN')
@@ -119,9 +119,12 @@ t.test('ordering: BM25 needs stats, ties broken by id', async (t) => {
   const stats = { n: 10, avgdl: { case_name: 3 }, df: { 'case_name:smith': 2 } }
   t.equal(weights(plan, stats).get('case_name:smith'), 4 * idf(10, 2))
   const s = compile(searchSql(ast, 'o', { stats, limit: 20, offset: 40 }))
-  t.match(s.query, /^SELECT s.id AS id, s.score AS score FROM \(SELECT id, .*sumIf\(arrayElement\(\{p\d+:Array\(Float64\)\}, k\) \* tf \* .* bitCount\(groupBitOrIf\(bitShiftLeft\(toUInt64\(1\), k - 1\), rd AND k > 0\)\) \/ countIf\(rd AND k > 0\)\) AS score/, 'a document indexed twice: the sum divided by its multiplicity')
+  t.match(s.query, /^SELECT s.id AS id, round\(s.score, 9\) AS score FROM \(SELECT id, .*sumIf\(arrayElement\(\{p\d+:Array\(Float64\)\}, k\) \* tf \* .* bitCount\(groupBitOrIf\(bitShiftLeft\(toUInt64\(1\), k - 1\), rd AND k > 0\)\) \/ countIf\(rd AND k > 0\)\) AS score/, 'a document indexed twice: the sum divided by its multiplicity')
   t.match(s.query, /indexOf\(\{p\d+:Array\(String\)\}, concat\(field, ':', term\)\) AS k/, 'the scoring key, once per postings row')
   t.match(s.query, / ORDER BY score DESC, id DESC LIMIT \{p\d+:UInt64\} OFFSET \{p\d+:UInt64\}$/)
+  const next = compile(searchSql(ast, 'o', { stats, limit: 20, afterScore: { score: 1.5, id: 7 } }))
+  t.match(next.query, /WHERE .* AND \(round\(s.score, 9\) < \{p\d+:Float64\} OR \(round\(s.score, 9\) = \{p\d+:Float64\} AND s.id < \{p\d+:Int64\}\)\) ORDER BY score DESC, id DESC/, 'the next page by score: after (score, id), rounded scores')
+  t.throws(() => searchSql(ast, 'o', { stats, order: [{ field: 'dateFiled', dir: 'desc' }], afterScore: { score: 1, id: 1 } }), /order by score alone/)
   const many = parseQuery('a1 a2 a3 a4 a5 a6', 'o')
   t.match(compile(searchSql(many, 'o', { stats, limit: 1 })).query, /arraySum\(x -> x.2, groupUniqArrayIf\(\(k, /, 'beyond 64 scoring keys: a set of (key, value)')
   const d = compile(searchSql(parseQuery('court_id:ca9', 'o'), 'o', { order: [{ field: 'dateFiled', dir: 'asc' }], final: false }))
