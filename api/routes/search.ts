@@ -11,7 +11,7 @@ import { LdsError } from '../../core/errors.js'
 import { searchRequest, highlighter, presentResult, type SearchRequest } from '../../domain/search/index.js'
 import { v3SearchRows } from '../../domain/webhooks/payloads.js'
 import { requestOrigin } from '../origin.js'
-import { createSearchEngine, afterField, type After, type SearchEngine } from '../search/engine.js'
+import { createSearchEngine, afterField, validAfter, type After, type SearchEngine } from '../search/engine.js'
 import type { Db } from '../../core/clickhouse.js'
 
 const PAGE_SIZE = 20
@@ -69,6 +69,7 @@ export function registerSearch(app: FastifyInstance, deps: { db: Db; engine?: Se
     const r = readRequest(params)
     const rawCursor = params.get('cursor')
     const cursor: Cursor = rawCursor ? decodeCursor(rawCursor) : { o: 0 }
+    if (cursor.a && !validAfter(r, cursor.a)) throw new LdsError('LDS_ERR_NOT_FOUND', { detail: 'Invalid cursor' })
     const [hits, count, documentCount] = await Promise.all([
       engine.page(r, { limit: PAGE_SIZE + 1, offset: cursor.o, after: cursor.a }),
       engine.count(r),

@@ -46,6 +46,24 @@ export function afterField(r: SearchRequest): { field: string; column: string; d
   return f ? { field: f.name, column: f.column, dir: r.order[0].dir } : null
 }
 
+/**
+ * Whether a cursor's (value, id) can continue this request's order: a number for the score, a
+ * value of the order field's kind (or null: past the rows without one). A cursor made for another
+ * order, or edited, is refused rather than sent to the database.
+ */
+export function validAfter(r: SearchRequest, a: After): boolean {
+  const af = afterField(r)
+  if (!af || !Number.isSafeInteger(a.id)) return false
+  if (af.field === 'score') return typeof a.value === 'number' && Number.isFinite(a.value)
+  if (a.value === null) return true
+  switch (searchType(r.type).byName.get(af.field)?.kind) {
+    case 'date': return typeof a.value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(a.value) && !Number.isNaN(Date.parse(a.value))
+    case 'int': return typeof a.value === 'number' && Number.isSafeInteger(a.value)
+    case 'keyword': return typeof a.value === 'string'
+    default: return false
+  }
+}
+
 /** Rows after (value, id) in the order (NULLs last, ties by id in the order's direction). */
 function afterNode(field: string, dir: 'asc' | 'desc', a: After): Node {
   const present: Node = { kind: 'range', field, lower: null, upper: null, includeLower: true, includeUpper: true }

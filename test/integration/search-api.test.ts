@@ -205,6 +205,11 @@ t.test('search', async (t) => {
     t.match(await get('/api/rest/v4/search/?type=zz'), { status: 400, body: { type: [/valid choice/] } })
     t.equal((await get('/api/rest/v4/search/?type=pa')).status, 404)
     t.equal((await get('/api/rest/v4/search/?cursor=garbage')).status, 404)
+    const cursor = (c: unknown) => Buffer.from(JSON.stringify(c)).toString('base64url')
+    t.match(await get(`/api/rest/v4/search/?order_by=dateFiled%20desc&cursor=${cursor({ o: 20, a: { value: 'abc', id: 5 } })}`), { status: 404, body: { detail: 'Invalid cursor' } }, 'an edited cursor: not a date')
+    const byDate = (await get('/api/rest/v4/search/?order_by=dateFiled%20desc')).body.next.split('cursor=')[1]
+    t.match(await get(`/api/rest/v4/search/?order_by=score%20desc&cursor=${byDate}`), { status: 404, body: { detail: 'Invalid cursor' } }, 'a cursor of another order')
+    t.match(await get(`/api/rest/v4/search/?order_by=citeCount%20desc&cursor=${cursor({ o: 20, a: { value: 1e308, id: 5 } })}`), { status: 404 }, 'not a count')
   })
 
   t.test('changes reach the index: an update, a delete', async (t) => {
