@@ -182,12 +182,22 @@ async function loadClickHouse(db: Db, samples: string[][]): Promise<LoadResult> 
   }
 }
 
-/** Waits (up to maxMs) until no merge runs on the bench tables; returns the active part counts. */
+/**
+ * Waits (up to maxMs) until the bench tables have settled: no merge running and the same active
+ * parts on four checks 2 s apart (one check can fall between two merges: a run measured its
+ * queries over 12 parts while merges went on). Returns the active part counts.
+ */
 async function settle(db: Db, maxMs: number): Promise<string> {
   const t0 = performance.now()
+  let last = ''
+  let quiet = 0
   for (;;) {
-    const [m] = await db.query<{ n: number }>(sql`SELECT count() AS n FROM system.merges WHERE database = ${DB}`)
-    if (Number(m.n) === 0 || performance.now() - t0 > maxMs) break
+    const [m] = await db.query<{ n: number; parts: number }>(sql`SELECT (SELECT count() FROM system.merges WHERE database = ${DB}) AS n,
+      (SELECT count() FROM system.parts WHERE database = ${DB} AND active) AS parts`)
+    const state = `${m.parts}`
+    quiet = Number(m.n) === 0 && state === last ? quiet + 1 : 0
+    last = state
+    if (quiet >= 3 || performance.now() - t0 > maxMs) break
     await new Promise((r) => setTimeout(r, 2000))
   }
   const parts = await db.query<{ t: string; n: number; size: string }>(sql`SELECT table AS t, count() AS n, formatReadableSize(sum(bytes_on_disk)) AS size FROM system.parts WHERE database = ${DB} AND active GROUP BY table ORDER BY table`)
