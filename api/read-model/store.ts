@@ -79,8 +79,11 @@ export interface RenderedDetail {
   refs: readonly { resource: string; column: string; value: Key; version: number }[]
 }
 
-/** The layout of the values; a store in another layout is rebuilt from the topics. */
-const STORE_FORMAT = '6'
+/** The layout of the values; a store in another layout is rebuilt from the topics (7: large rows compressed). */
+const STORE_FORMAT = '7'
+
+/** Rows larger than this many bytes are stored LZ4-compressed. */
+const ENTITY_COMPRESSION_THRESHOLD = 1024
 
 /**
  * The text of a msgpack string (fixstr, str 8/16/32) read straight from its bytes, or undefined if
@@ -111,7 +114,10 @@ export function openReadStore(folder: string, refColumns: RefColumns, keyKinds: 
   const root: RootDatabase = open({ path: join(folder, file), compression: false, mapSize: 64 * 1024 ** 3, noMemInit: true })
   // Rows of one resource share their property names: stored once (shared structures) rather than
   // in every value, a row decodes several times faster. One structure per resource and key set.
-  const entities: Database<Stored, [string, Key]> = root.openDB({ name: 'entities', sharedStructuresKey: Symbol.for('structures'), maxSharedStructures: 4_000 } as never)
+  // Rows over 1 KB (opinions with their texts) are LZ4-compressed: uncompressed they took 80 % of
+  // a 1M-docket store, in overflow pages, and made it larger than memory. Reading one back costs
+  // about what decoding it does; rendered details, the hot path, stay uncompressed.
+  const entities: Database<Stored, [string, Key]> = root.openDB({ name: 'entities', sharedStructuresKey: Symbol.for('structures'), maxSharedStructures: 4_000, compression: { threshold: ENTITY_COMPRESSION_THRESHOLD } } as never)
   const refs: Database<Key, [string, string, Key]> = root.openDB({ name: 'refs', dupSort: true })
   const lists: Database<1, IndexKey> = root.openDB({ name: 'lists' })
   const listCounts: Database<number, IndexKey> = root.openDB({ name: 'listCounts' })

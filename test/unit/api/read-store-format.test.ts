@@ -4,7 +4,7 @@
  * under a new id, so its consumer group reads the topics from the beginning.
  */
 import t from 'tap'
-import { mkdtempSync, rmSync, writeFileSync, readdirSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync, readdirSync, statSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { catalogue as cat } from '../../../schemas/catalogue/index.js'
@@ -30,4 +30,30 @@ t.test('an older layout is deleted, not emptied; the current one is kept', async
   t.equal(again.get('courts', 'scotus')?.full_name, 'Supreme Court', 'with its rows')
   t.equal(again.offset('x', 0), '1', 'and its offsets')
   await again.close()
+})
+
+t.test('large rows (opinion texts) are stored compressed and read back whole, also after a reopen', async (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'lds-store-compress-'))
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  const words = 'the court held that the plaintiff failed to state a claim under section 1983 and we affirm the judgment of the district court'.split(' ')
+  // varied text (a seeded walk over the words), ~12 KB per opinion in two formats, as real rows carry
+  const textOf = (id: number) => Array.from({ length: 1000 }, (_, i) => words[(id * 31 + i * i * 7) % words.length]).join(' ')
+  const rows = Array.from({ length: 400 }, (_, i) => ({ id: i + 1, plain_text: textOf(i), html: `<div><p>${textOf(i)}</p></div>`, cluster_id: 1 }))
+  const store = openReadStore(dir, refColumnsOf(cat), keyKindsOf(cat))
+  await store.apply(rows.map((row) => ({ resource: 'opinions', event: { op: 'upsert' as const, version: 1, key: String(row.id), entity: row } })), [])
+  await store.close()
+  const raw = rows.reduce((n, r) => n + r.plain_text.length + r.html.length, 0)
+  const file = readdirSync(dir).find((f) => f.endsWith('.mdb'))
+  t.ok(file, 'the store file exists')
+  const size = statSync(path.join(dir, String(file))).size
+  t.ok(size < raw / 2, `store ${size} bytes for ${raw} bytes of text`)
+  const again = openReadStore(dir, refColumnsOf(cat), keyKindsOf(cat))
+  t.teardown(() => again.close())
+  for (const r of [rows[0], rows[199], rows[399]]) {
+    const back = again.get('opinions', r.id)
+    t.equal(back?.plain_text, r.plain_text, `opinion ${r.id} plain_text whole`)
+    t.equal(back?.html, r.html, `opinion ${r.id} html whole`)
+  }
+  const small = again.get('opinions', 1)
+  t.equal(small?.cluster_id, 1, 'other columns of a compressed row intact')
 })
