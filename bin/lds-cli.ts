@@ -153,6 +153,25 @@ webhooks.command('disable <id>').description('Disable an endpoint: its events ar
   console.log(`webhook ${id} disabled`)
 }))
 
+const search = program.command('search').description('Maintain the search index.')
+search.command('compact [type]')
+  .description('Drop the postings of replaced and deleted documents from the search index (all types, or one: o, r, d, rd, p, oa), and wait until done. The search-index role does this by itself when their share reaches LDS_SEARCH_COMPACT_SHARE.')
+  .action(async (type: string | undefined) => withRuntime(async (rt) => {
+    const { compactSearchType, compactSearchIndex } = await import('../streams/search/compaction.js')
+    const { SEARCH_TYPES } = await import('../domain/search/index.js')
+    if (type !== undefined && !(type in SEARCH_TYPES)) throw new InvalidArgumentError(`unknown search type ${JSON.stringify(type)}: one of ${Object.keys(SEARCH_TYPES).join(', ')}`)
+    const started = Date.now()
+    const progress = (parts: number) => { if (process.stderr.isTTY) process.stderr.write(`\r${parts} parts left to rewrite   `) }
+    const o = { minShare: 0, wait: progress }
+    const checks = type ? [await compactSearchType(rt.db, type as keyof typeof SEARCH_TYPES, o)] : await compactSearchIndex(rt.db, o)
+    if (process.stderr.isTTY) process.stderr.write('\r\x1b[K')
+    for (const c of checks) {
+      const share = c.postings ? ` (${((100 * c.stale) / c.postings).toFixed(1)} % of a sample of ${c.postings})` : ''
+      console.log(`${c.type}: ${c.running ? 'a compaction is already running' : c.compacted ? `compacted, ${c.stale} stale postings in the sample${share}` : 'nothing stale'}`)
+    }
+    console.log(`done in ${((Date.now() - started) / 1000).toFixed(1)} s`)
+  }))
+
 program.command('migrate').description('Create or update the ClickHouse tables and register topic schemas.').action(async () => {
   const rt = createRuntime()
   try { await prepare(rt) } finally { await rt.close() }

@@ -107,6 +107,7 @@ export async function startProcessors(rt: Runtime, roles: readonly ProcessorRole
   const { startSearchIndexer } = await import('../streams/search/indexer.js')
   const { startPercolator } = await import('../streams/search/percolator.js')
   const { digestJobs } = await import('../streams/search/digests.js')
+  const { startSearchCompaction } = await import('../streams/search/compaction.js')
   const started: Stoppable[] = []
   if (roles.includes('table-sink')) started.push(await startTableSink(rt))
   if (roles.includes('citation-network')) {
@@ -133,6 +134,7 @@ export async function startProcessors(rt: Runtime, roles: readonly ProcessorRole
       const percolator = await startPercolator(deps)
       started.push(percolator)
       started.push(await startSearchIndexer(rt, (docs) => percolator.percolate(docs)))
+      started.push(startSearchCompaction(rt))
     }
   }
   return started

@@ -52,6 +52,12 @@ export interface Config {
    * query; large GROUP BYs and sorts spill to disk from half of it.
    */
   readonly clickhouseQueryMemoryMb: number
+  /**
+   * The search index's compaction (streams/search/compaction.ts): how often the search-index role
+   * checks the share of postings left by replaced and deleted documents (0: never), and the share
+   * from which it compacts.
+   */
+  readonly searchCompaction: Readonly<{ everyMs: number; staleShare: number }>
 }
 
 export class ConfigError extends Error {}
@@ -111,7 +117,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     records: Object.freeze({ url: env.LDS_RECORDS_URL || '', username: env.LDS_RECORDS_USERNAME || '', password: env.LDS_RECORDS_PASSWORD || '' }),
     ports,
     clickhouseQueryMemoryMb: int(env, 'LDS_CLICKHOUSE_QUERY_MEMORY_MB', Math.floor((os.totalmem() * 0.4) / 2 ** 20)),
+    searchCompaction: Object.freeze({ everyMs: int(env, 'LDS_SEARCH_COMPACT_EVERY_S', 600) * 1000, staleShare: int(env, 'LDS_SEARCH_COMPACT_SHARE', 0.2) }),
   }
+  if (!(cfg.searchCompaction.everyMs >= 0)) throw new ConfigError('LDS_SEARCH_COMPACT_EVERY_S must be 0 (never) or more')
+  if (!(cfg.searchCompaction.staleShare > 0 && cfg.searchCompaction.staleShare <= 1)) throw new ConfigError('LDS_SEARCH_COMPACT_SHARE must be above 0 and at most 1')
   if (!(cfg.clickhouseQueryMemoryMb >= 64)) throw new ConfigError('LDS_CLICKHOUSE_QUERY_MEMORY_MB must be at least 64')
   return Object.freeze({ ...cfg, ports: Object.freeze(ports) })
 }

@@ -73,7 +73,7 @@ export async function migrateSearchIndex(db: Db, database: string, existing: Rea
   for (const type of Object.keys(SEARCH_TYPES) as SearchType[]) {
     const t = searchTables(type)
     const older = searchLegacyTables(type).filter((name) => existing.has(name))
-    if (!older.length && [t.docs, t.postings, t.ingest].every((name) => existing.has(name))) continue
+    if (!older.length && [t.docs, t.postings, t.ingest, t.live, t.latest].every((name) => existing.has(name))) continue
     if (older.length && existing.has(t.postings)) {
       notice(`the search index of type ${type} was being moved to the current layout when it stopped: moving it again`)
       await db.command(sql`DROP TABLE IF EXISTS ${ident(database)}.${ident(t.postings)}`)

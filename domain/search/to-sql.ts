@@ -113,12 +113,12 @@ const lenColumn = (f: SearchField) => `${f.column}_len`
 const isKey = (f: SearchField) => f.column === 'id'
 
 /** Table names of a type's layout. */
-export function searchTables(type: SearchType, o: TableOptions = {}): { docs: string; postings: string; ingest: string; live: string } {
+export function searchTables(type: SearchType, o: TableOptions = {}): { docs: string; postings: string; ingest: string; live: string; latest: string } {
   const base = o.table ?? searchType(type).table
   // layout 2 (postings_v2) has no ingest table: the indexer writes the documents and postings
   // tables directly; `ingest` names the postings table, the last part a layout-1 database lacks
   const postings = `${base}_postings_v2`
-  return { docs: base, postings, ingest: postings, live: `${base}_live` }
+  return { docs: base, postings, ingest: postings, live: `${base}_live`, latest: `${base}_latest` }
 }
 
 /** Postings tables of older layouts (1 and 3) that searchTableDdl moves into the current one. */
@@ -225,6 +225,12 @@ export function searchTableDdl(type: SearchType, o: TableOptions = {}): Sql[] {
     sql`CREATE DICTIONARY IF NOT EXISTS ${ref(o, t.live)} (id Int64, live UInt64) PRIMARY KEY id
       SOURCE(CLICKHOUSE(TABLE ${raw(`'${ident(`${t.live}_src`).name}'`)}${raw(o.database ? ` DB '${ident(o.database).name}' INVALIDATE_QUERY 'SELECT max(version) FROM ${docsName}'` : '')}))
       LAYOUT(HASHED()) LIFETIME(MIN 1 MAX 5)`,
+    // id → newest version of any row, deleted ones included, for the compaction (compactSql); loaded
+    // only when a compaction reloads it, so a server that never compacts holds nothing
+    sql`CREATE VIEW IF NOT EXISTS ${ref(o, `${t.latest}_src`)} AS SELECT id, max(version) AS latest FROM ${ref(o, t.docs)} GROUP BY id`,
+    sql`CREATE DICTIONARY IF NOT EXISTS ${ref(o, t.latest)} (id Int64, latest UInt64) PRIMARY KEY id
+      SOURCE(CLICKHOUSE(TABLE ${raw(`'${ident(`${t.latest}_src`).name}'`)}${raw(o.database ? ` DB '${ident(o.database).name}'` : '')}))
+      LAYOUT(HASHED()) LIFETIME(0)`,
   ]
 }
 
@@ -758,11 +764,12 @@ function leafKeys(spec: SearchTypeSpec, leaf: TextLeaf): Sql {
   }
 }
 
-/** The dictionary name as dictGet takes it. */
-function liveName(o: TableOptions, type: SearchType): Sql {
-  const name = ident(searchTables(type, o).live).name
-  return sql`${raw(`'${o.database ? `${ident(o.database).name}.` : ''}${name}'`)}`
+/** A dictionary's name as dictGet takes it. */
+function dictName(o: TableOptions, name: string): Sql {
+  return sql`${raw(`'${o.database ? `${ident(o.database).name}.` : ''}${ident(name).name}'`)}`
 }
+
+const liveName = (o: TableOptions, type: SearchType): Sql => dictName(o, searchTables(type, o).live)
 
 /** The posting `id`, `version` is its document's current version (dictionary `<table>_live`). */
 const isLive = (live: Sql, id: Sql, version: Sql) => sql`dictGetOrDefault(${live}, 'live', ${id}, toUInt64(0)) = ${version} + 1`
@@ -1244,6 +1251,75 @@ export function statsSql(ast: Node, type: SearchType, o: SearchSqlOptions = {}):
  */
 export function refreshSql(type: SearchType, o: TableOptions = {}): Sql {
   return sql`SYSTEM RELOAD DICTIONARY ${ref(o, searchTables(type, o).live)}`
+}
+
+// ---------------------------------------------------------------- compaction
+
+/**
+ * A posting of document `id` at the row's `version` that no query can read again: the document
+ * has a newer current version (queries read only the current one), or it has none (deleted) and
+ * a newer row exists. Both conditions hold for good: versions only grow. It reads the current
+ * version from `<table>_live`, the dictionary the queries read, so a posting goes only once no
+ * query can see it (a newer version the live dictionary does not know yet removes nothing), and
+ * a document the live dictionary does not hold from `<table>_latest` (a deleted one; a new one
+ * whose row is not there yet has no newer row either).
+ */
+function isStale(o: TableOptions, type: SearchType, id: Sql): Sql {
+  const t = searchTables(type, o)
+  const live = sql`dictGetOrDefault(${dictName(o, t.live)}, 'live', ${id}, toUInt64(0))`
+  return sql`if(${live} > 0, version + 1 < ${live}, version < dictGetOrDefault(${dictName(o, t.latest)}, 'latest', ${id}, toUInt64(0)))`
+}
+
+/** The text field whose postings stand for a type's share of stale postings (compactionProbeSql). */
+function probeField(type: SearchType): string {
+  const spec = searchType(type)
+  const f = spec.textFields[0]
+  if (!f) throw new Error(`search type ${type} has no text field`)
+  return f.column
+}
+
+/**
+ * Loads `<table>_latest` from the documents table (before compactionProbeSql and compactSql; the
+ * live dictionary is kept current by the indexer).
+ */
+export function reloadLatestSql(type: SearchType, o: TableOptions = {}): Sql {
+  return sql`SYSTEM RELOAD DICTIONARY ${ref(o, searchTables(type, o).latest)}`
+}
+
+/**
+ * One row {postings, stale}: how many postings of the type's first text field there are and how
+ * many of them are stale (isStale). That field's postings are a small key range of the table that
+ * every version of a document writes, so their stale share estimates the whole table's cheaply.
+ */
+export function compactionProbeSql(type: SearchType, o: TableOptions = {}): Sql {
+  const t = searchTables(type, o)
+  return sql`SELECT count() AS postings, countIf(${isStale(o, type, sql`id`)}) AS stale
+    FROM ${ref(o, t.postings)} ARRAY JOIN ids AS id WHERE field = ${probeField(type)}`
+}
+
+/**
+ * The compaction of a type's postings: a mutation that drops every stale posting (isStale) from
+ * the rows holding one, and the rows left empty. Replaced and deleted documents otherwise keep
+ * their postings for good: queries skip them, but they count in the document frequencies (idf)
+ * and the index grows with every re-index. Parts without a stale posting are not rewritten.
+ * Run with allow_nondeterministic_mutations = 1 (it reads dictionaries), after reloadLatestSql.
+ */
+export function compactSql(type: SearchType, o: TableOptions = {}): Sql {
+  const t = searchTables(type, o)
+  const keep = (col: string) => sql`${ident(col)} = arrayFilter((x, i) -> NOT ${isStale(o, type, sql`i`)}, ${ident(col)}, ids)`
+  return sql`ALTER TABLE ${ref(o, t.postings)}
+    UPDATE ids = arrayFilter(i -> NOT ${isStale(o, type, sql`i`)}, ids), ${join(['tfs', 'dls', 'poss'].map(keep), ', ')}
+      WHERE arrayExists(i -> ${isStale(o, type, sql`i`)}, ids),
+    DELETE WHERE empty(ids)`
+}
+
+/**
+ * Compactions of a type's postings still running (system.mutations; one at a time is enough): one
+ * row {running, parts_to_do, failure} (failure: the latest reason one of them failed, or '').
+ */
+export function compactionsRunningSql(type: SearchType, o: TableOptions & { database: string }): Sql {
+  return sql`SELECT count() AS running, sum(parts_to_do) AS parts_to_do, max(latest_fail_reason) AS failure FROM system.mutations
+    WHERE database = ${o.database} AND table = ${searchTables(type, o).postings} AND NOT is_done`
 }
 
 /**

@@ -276,7 +276,7 @@ t.test('index rows of a large batch: every token and common gram once per docume
 t.test('DDL: documents, postings (migrating layout 1, moving layout 3 back), the dictionary of current versions', async (t) => {
   for (const type of ['o', 'r', 'd', 'rd', 'p', 'oa'] as const) {
     const ddl = searchTableDdl(type).map(compile)
-    t.equal(ddl.length, 11)
+    t.equal(ddl.length, 13)
     for (const q of ddl) t.same(q.query_params, {}, `${type}: DDL has no parameters`)
     const names = searchTables(type)
     const base = names.docs
@@ -293,6 +293,9 @@ t.test('DDL: documents, postings (migrating layout 1, moving layout 3 back), the
     t.equal(ddl[9].query, `CREATE VIEW IF NOT EXISTS \`${names.live}_src\` AS SELECT id, version + 1 AS live FROM \`${names.docs}\` FINAL`)
     t.equal(ddl[10].query, `CREATE DICTIONARY IF NOT EXISTS \`${names.live}\` (id Int64, live UInt64) PRIMARY KEY id SOURCE(CLICKHOUSE(TABLE '${names.live}_src')) LAYOUT(HASHED()) LIFETIME(MIN 1 MAX 5)`,
       'the source is a table name, resolved in the dictionary\'s database')
+    t.equal(ddl[11].query, `CREATE VIEW IF NOT EXISTS \`${names.latest}_src\` AS SELECT id, max(version) AS latest FROM \`${names.docs}\` GROUP BY id`, 'newest versions, deleted rows included')
+    t.equal(ddl[12].query, `CREATE DICTIONARY IF NOT EXISTS \`${names.latest}\` (id Int64, latest UInt64) PRIMARY KEY id SOURCE(CLICKHOUSE(TABLE '${names.latest}_src')) LAYOUT(HASHED()) LIFETIME(0)`,
+      'loaded only when a compaction reloads it')
   }
   t.equal(compile(postingsInsertSql('o', { database: 'db1' })).query, 'INSERT INTO `db1`.`search_o_postings_v2` FORMAT Native')
   t.match(compile(searchTableDdl('o', { database: 'db1' })[10]).query, /SOURCE\(CLICKHOUSE\(TABLE 'search_o_live_src' DB 'db1' INVALIDATE_QUERY 'SELECT max\(version\) FROM db1.search_o'\)\)/)
