@@ -14,7 +14,8 @@ import { compileMatcher } from '../../domain/search/matcher.js'
 import { searchTableDdl, searchSql, statsSql, refreshSql, toIndexRows } from '../../domain/search/to-sql.js'
 import type { AnalyzedDoc } from '../../domain/search/index.js'
 import { writeIndexRows } from '../../streams/search/indexer.js'
-import { compactSearchType } from '../../streams/search/compaction.js'
+import { compactSearchType, startSearchCompaction } from '../../streams/search/compaction.js'
+import { createLogger } from '../../core/logger.js'
 import { scratchDatabase } from '../helpers/scratch-db.js'
 import { prng } from '../fuzz/lib/generate.js'
 
@@ -101,4 +102,21 @@ t.test('a version indexed but not yet current (the live dictionary not reloaded)
   t.same(await find('waiver'), [1], 'once current, version 3 is found')
   const left = await db.query<{ version: number }>(sql`SELECT DISTINCT version FROM ${ident(db.database)}.search_o_postings_v2 ORDER BY version`)
   t.same(left.map((r) => Number(r.version)), [3], 'and version 2 goes at the next compaction')
+})
+
+t.test('the search-index role compacts by itself once the stale share reaches its setting', async (t) => {
+  const db = await scratchDatabase(t, `${name}_c`)
+  const tables = { database: db.database }
+  for (const q of searchTableDdl('o', tables)) await db.command(q)
+  const docs = (version: number) => Array.from({ length: 10 }, (_, i) => ({ doc: analyzeDocument('o', { id: i + 1, case_name: `Party ${i} v. State`, text: `version ${version} of opinion ${i}`, court_id: 'scotus' }), version }))
+  await writeIndexRows(db, cfg.clickhouseUrl, 'o', toIndexRows('o', docs(1)))
+  await writeIndexRows(db, cfg.clickhouseUrl, 'o', toIndexRows('o', docs(2)))
+  await db.command(refreshSql('o', tables))
+  const versions = async () => (await db.query<{ version: number }>(sql`SELECT DISTINCT version FROM ${ident(db.database)}.search_o_postings_v2 ORDER BY version`)).map((r) => Number(r.version))
+  t.same(await versions(), [1, 2], 'both versions indexed')
+  const job = startSearchCompaction({ cfg: { ...cfg, searchCompaction: { everyMs: 100, staleShare: 0.4 } }, db, log: createLogger({ logLevel: 'silent' }) })
+  t.teardown(() => job.stop())
+  const until = Date.now() + 20_000
+  while (Date.now() < until && (await versions()).length > 1) await new Promise((r) => setTimeout(r, 100))
+  t.same(await versions(), [2], 'the replaced version is compacted away without being asked')
 })
