@@ -16,7 +16,7 @@ import { ensureEntityTopics } from '../schemas/topics.js'
 import { openPublisher } from '../schemas/events/publisher.js'
 import { openWebhookQueue } from '../schemas/events/webhook-queue.js'
 import { createMailer, type Mailer } from '../connectors/mail.js'
-import { recordsGatewayOf, type RecordsGateway } from '../connectors/records-gateway.js'
+import { recordsGatewayOf } from '../connectors/records-gateway.js'
 import { memoryRecordsSessions, redisRecordsSessions, type RecordsSessions } from '../connectors/records-sessions.js'
 import { sql, ident } from '../core/sql.js'
 
@@ -47,7 +47,6 @@ function recordsSessionsOf(cfg: Config): RecordsSessions {
   const open = () => (opened ??= import('ioredis').then(({ Redis }) =>
     redisRecordsSessions(new Redis(cfg.redisUrl, { maxRetriesPerRequest: 2, connectTimeout: 3_000 }), { ownsClient: true })))
   return {
-    shared: true,
     put: async (id, token, ttlMs) => (await open()).put(id, token, ttlMs),
     take: async (id) => (await open()).take(id),
     close: async () => { if (opened) await (await opened).close() },
@@ -126,7 +125,7 @@ export async function startProcessors(rt: Runtime, roles: readonly ProcessorRole
     if (roles.includes('webhook-delivery')) started.push(await startWebhookDelivery(deps))
     if (roles.includes('docket-alerts')) started.push(await startDocketAlertSender(deps))
     // users' sessions come from an API in this process, or from any through Redis (REDIS_URL)
-    if (roles.includes('archive-fetch')) started.push(await startArchiveFetcher({ ...deps, gateway: gatewayOf(rt.cfg), sessions: rt.recordsSessions }))
+    if (roles.includes('archive-fetch')) started.push(await startArchiveFetcher({ ...deps, gateway: recordsGatewayOf(rt.cfg), sessions: rt.recordsSessions }))
     if (roles.includes('prayers')) started.push(await startPrayerGranter(deps))
     if (roles.includes('scheduler')) started.push(await startScheduler(deps, digestJobs(deps)))
     if (roles.includes('search-index')) {
@@ -147,8 +146,6 @@ export function mailerOf(cfg: Config): Mailer | undefined {
   return createMailer({ host: s.host, port: s.port, from: s.from, secure: s.secure, ...(s.user ? { auth: { user: s.user, pass: s.password } } : {}) })
 }
 
-/** The court-records gateway the configuration names (LDS_RECORDS_URL), or none. */
-export const gatewayOf = (cfg: Config): RecordsGateway | undefined => recordsGatewayOf(cfg)
 
 /** Stops what was started, last first; failures are logged, not thrown, so every part gets its turn. */
 export async function stopAll(rt: Runtime, parts: Stoppable[]): Promise<void> {

@@ -139,8 +139,6 @@ export interface RecordsGateway {
   login(username: string, password: string, signal?: AbortSignal): Promise<RecordsResult<RecordsSession>>
   fetchDocument(req: DocumentRequest, o?: FetchOptions): Promise<RecordsResult<FetchedDocument>>
   fetchDocket(req: DocketRequest, o?: FetchOptions): Promise<RecordsResult<FetchedDocket>>
-  /** Whether the service has its own account for requests without a user session. */
-  readonly hasServiceAccount: boolean
 }
 
 /** A failure raised inside an attempt; `retriable` decides whether p-retry tries again. */
@@ -283,7 +281,6 @@ export function createRecordsGateway(opts: RecordsGatewayOptions): RecordsGatewa
     retried(async (counter) => read(await authorized(path, body, counter, o.signal, o.session)), o.signal)
 
   return {
-    hasServiceAccount: Boolean(opts.username),
     async login(username, password, signal) {
       return retried(async (counter) => { counter.n++; return session(username, password, signal) }, signal)
     },

@@ -15,8 +15,6 @@ export interface RecordsSessions {
   put(requestId: number, token: string, ttlMs: number): Promise<void>
   /** The request's token, removed as it is read; undefined when there is none or it expired. */
   take(requestId: number): Promise<string | undefined>
-  /** Whether another process can take what this one puts. */
-  readonly shared: boolean
   close(): Promise<void>
 }
 
@@ -29,7 +27,6 @@ const keep = (ttlMs: number) => Math.max(1, Math.min(Math.floor(ttlMs), MAX_KEEP
 export function memoryRecordsSessions(now: () => number = Date.now): RecordsSessions {
   const tokens = new Map<number, { token: string; until: number }>()
   return {
-    shared: false,
     async put(id, token, ttlMs) {
       const t = now()
       for (const [k, v] of tokens) if (v.until <= t) tokens.delete(k) // expired ones go on the next write
@@ -48,7 +45,6 @@ export function memoryRecordsSessions(now: () => number = Date.now): RecordsSess
 export function redisRecordsSessions(redis: Redis, opts: { prefix?: string; ownsClient?: boolean } = {}): RecordsSessions {
   const key = (id: number) => `${opts.prefix ?? 'lds-records-session:'}${id}`
   return {
-    shared: true,
     async put(id, token, ttlMs) { await redis.set(key(id), token, 'PX', keep(ttlMs)) },
     async take(id) { return (await redis.getdel(key(id))) ?? undefined },
     async close() { if (opts.ownsClient) redis.disconnect() },

@@ -27,7 +27,7 @@ import { entityTopic } from '../../schemas/events/index.js'
 import { newWebhookSecret, EVENT_TYPES } from '../../domain/webhooks/index.js'
 import { sql, ident } from '../../core/sql.js'
 import { createUser } from '../../bin/users.js'
-import { gatewayOf } from '../../bin/runtime.js'
+import { recordsGatewayOf } from '../../connectors/records-gateway.js'
 import { sourceStack, documentFetch } from '../helpers/source-stack.js'
 
 t.test('issue 10: what was published just before a fetch request is seen by the fetcher', async (t) => {
@@ -52,7 +52,7 @@ t.test('issue 10: what was published just before a fetch request is seen by the 
   const delivery = await startWebhookDelivery({ ...rt, publisher: pub, queue, mailer: undefined })
   stops.push(() => delivery.stop())
   // Started before any endpoint exists: its webhooks table is ready without decoding one.
-  const fetcher = await startArchiveFetcher({ ...rt, kafka: gates.kafka, registry: gates.registry, publisher: pub, queue, mailer: undefined, watermarks: gates.watermarks, gateway: gatewayOf(rt.cfg) })
+  const fetcher = await startArchiveFetcher({ ...rt, kafka: gates.kafka, registry: gates.registry, publisher: pub, queue, mailer: undefined, watermarks: gates.watermarks, gateway: recordsGatewayOf(rt.cfg) })
   stops.push(() => fetcher.stop())
   gates.arm()
 

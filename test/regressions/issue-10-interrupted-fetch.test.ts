@@ -11,7 +11,7 @@ import { waitFor } from '../helpers/stack.js'
 import { startArchiveFetcher } from '../../streams/alerts/archive-fetch.js'
 import { openWebhookQueue } from '../../schemas/events/webhook-queue.js'
 import { sql, ident } from '../../core/sql.js'
-import { gatewayOf } from '../../bin/runtime.js'
+import { recordsGatewayOf } from '../../connectors/records-gateway.js'
 import { archiveFetchStack, documentFetch } from '../helpers/source-stack.js'
 
 t.test('issue 10: a fetch left in progress by a stopped fetcher is failed when it is read again', async (t) => {
@@ -24,7 +24,7 @@ t.test('issue 10: a fetch left in progress by a stopped fetcher is failed when i
 
   const queue = await openWebhookQueue(rt)
   stops.push(() => queue.stop())
-  const fetcher = await startArchiveFetcher({ ...rt, publisher: pub, queue, mailer: undefined, gateway: gatewayOf(rt.cfg) })
+  const fetcher = await startArchiveFetcher({ ...rt, publisher: pub, queue, mailer: undefined, gateway: recordsGatewayOf(rt.cfg) })
   stops.push(() => fetcher.stop())
 
   const db = ident(rt.cfg.clickhouseDatabase)

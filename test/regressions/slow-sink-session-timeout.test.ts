@@ -21,7 +21,8 @@ import { commandTopic, dlqTopic, entityTopic, groupId } from '../../schemas/even
 import { startArchiveFetcher } from '../../streams/alerts/archive-fetch.js'
 import { openWebhookQueue } from '../../schemas/events/webhook-queue.js'
 import type { RecordsGateway } from '../../connectors/records-gateway.js'
-import { gatewayOf, type Runtime } from '../../bin/runtime.js'
+import type { Runtime } from '../../bin/runtime.js'
+import { recordsGatewayOf } from '../../connectors/records-gateway.js'
 import { sql, ident } from '../../core/sql.js'
 import { archiveFetchStack, documentFetch } from '../helpers/source-stack.js'
 
@@ -142,13 +143,12 @@ t.test('the archive fetcher waiting on a gateway slower than its session timeout
   await pub.flush()
 
   // The gateway answers after HOLD_MS.
-  const real = gatewayOf(rt.cfg)!
+  const real = recordsGatewayOf(rt.cfg)!
   let fetching = 0
   const gateway: RecordsGateway = {
     async fetchDocument(...args) { fetching++; await sleep(HOLD_MS); return real.fetchDocument(...args) },
     fetchDocket: (...args) => real.fetchDocket(...args),
     login: (...args) => real.login(...args),
-    hasServiceAccount: real.hasServiceAccount,
   }
   const queue = await openWebhookQueue(rt)
   stops.push(() => queue.stop())

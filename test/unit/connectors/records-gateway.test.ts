@@ -185,7 +185,6 @@ t.test('no session and no service account: the request needs the user again, not
   t.teardown(() => records.close())
   records.addDocument(DOC)
   const gw = createRecordsGateway({ baseUrl: records.url, username: '', password: '', retries: 3, minRetryMs: 5 })
-  t.equal(gw.hasServiceAccount, false)
   t.match(await gw.fetchDocument(DOC), { ok: false, failure: { kind: 'needs_info', fetchStatus: 7, message: /request it again with your credentials/ } })
   t.equal(records.requests.length, 0)
 })
