@@ -79,8 +79,8 @@ export interface RenderedDetail {
   refs: readonly { resource: string; column: string; value: Key; version: number }[]
 }
 
-/** The layout of the values; a store in another layout is rebuilt from the topics (7: large rows compressed). */
-const STORE_FORMAT = '7'
+/** The layout of the values; a store in another layout is rebuilt from the topics (7: large rows compressed; 8: a short origin mark in rendered texts). */
+const STORE_FORMAT = '8'
 
 /** Rows larger than this many bytes are stored LZ4-compressed. */
 const ENTITY_COMPRESSION_THRESHOLD = 1024
