@@ -6,6 +6,9 @@
  *
  * --keep keeps the ClickHouse database (and the query samples drawn from its texts); --reuse then
  * measures the queries again on it, without indexing (the peer is skipped: its rows are not kept).
+ * --reindex SHARE then indexes that share of the documents again (new versions, as a re-index after
+ * a change does), and measures the compaction of their stale postings (streams/search/compaction.ts):
+ * its time, the server's CPU, the postings' size before and after, and the queries before and after.
  *
  * 1. Generates opinion-like documents (bench/lib/search-corpus.ts), 50,000 at a time, and indexes
  *    each chunk as the search indexer does: batches of --batch documents, analyzeDocument +
@@ -47,7 +50,7 @@ import { tokens } from '../domain/search/analyzer.js'
 import { parseQuery } from '../domain/search/parse.js'
 import type { Node } from '../domain/search/ast.js'
 import {
-  searchTableDdl, toIndexRows, searchPageSql, countSql, statsSql, corpusStatsSql, refreshSql,
+  searchTableDdl, searchTables, toIndexRows, searchPageSql, countSql, statsSql, corpusStatsSql, refreshSql,
   type SearchStats, type CorpusStats, type SearchSqlOptions,
 } from '../domain/search/to-sql.js'
 import { createCorpus, WORDS, COURT_IDS, SURNAME_TOKENS, rng, type OpinionDoc } from './lib/search-corpus.js'
@@ -55,6 +58,7 @@ import { percentile, fmtMs, fmtInt, fmtRatio, table } from './lib/stats.js'
 import { startPostgres, type LocalPostgres } from './lib/postgres.js'
 import { stopChildrenOnExit, treeCpuMsOf } from './lib/children.js'
 import { startIndexRowsWrite } from '../streams/search/indexer.js'
+import { compactSearchType } from '../streams/search/compaction.js'
 
 const argv = process.argv.slice(2)
 const arg = (name: string, dflt: string) => { const i = argv.indexOf(`--${name}`); return i >= 0 ? argv[i + 1] : dflt }
@@ -69,6 +73,8 @@ const CHUNK = 50_000
 const PEER = !argv.includes('--no-peer') && !argv.includes('--reuse')
 const REUSE = argv.includes('--reuse')
 const KEEP = argv.includes('--keep') || REUSE
+const REINDEX = Number(arg('reindex', '0'))
+if (!(REINDEX >= 0 && REINDEX <= 1)) throw new Error('--reindex takes a share of the documents, 0 to 1')
 const DB = arg('db', 'lds_bench_search')
 const TYPE = 'o' as const
 
@@ -120,6 +126,32 @@ function keptSamples(): string[][] {
   return samples
 }
 
+/**
+ * Indexes documents as a stream processor does: a batch → rows → one insert, inserts overlapping
+ * the next batch's preparation; batch i gets version `versionBase + i` (a version per batch, as the
+ * indexer gives each chunk it writes).
+ */
+async function indexDocs(db: Db, docs: readonly OpinionDoc[], versionBase: number): Promise<{ analyzeCpuMs: number; rowsCpuMs: number; insertMs: number }> {
+  const spent = { analyzeCpuMs: 0, rowsCpuMs: 0, insertMs: 0 }
+  const inflight: Promise<void>[] = []
+  for (let i = 0; i < docs.length; i += BATCH) {
+    const c0 = cpuMs()
+    const version = versionBase + i
+    const analyzed = docs.slice(i, i + BATCH).map((d) => ({ doc: analyzeDocument(TYPE, d as unknown as SearchDocument), version }))
+    const c1 = cpuMs()
+    const rows = toIndexRows(TYPE, analyzed)
+    spent.analyzeCpuMs += c1 - c0
+    spent.rowsCpuMs += cpuMs() - c1
+    if (inflight.length >= INFLIGHT) await inflight.shift()
+    const w0 = performance.now()
+    const w = startIndexRowsWrite(db, cfg.clickhouseUrl, TYPE, rows)
+    inflight.push(w.done.then(() => { spent.insertMs += performance.now() - w0 }))
+    await w.sent // the server works on this batch while the next one is prepared
+  }
+  await Promise.all(inflight)
+  return spent
+}
+
 async function loadClickHouse(db: Db, samples: string[][]): Promise<LoadResult> {
   const corpus = createCorpus()
   const csv = PEER ? createWriteStream(CSV) : null
@@ -147,24 +179,10 @@ async function loadClickHouse(db: Db, samples: string[][]): Promise<LoadResult> 
     const t1 = performance.now()
     genMs += t1 - t0
     const s0 = serverCpuMs0()
-    // indexing, as a stream processor does it: a batch → rows → one insert; inserts overlap the next batch's preparation
-    const inflight: Promise<void>[] = []
-    for (let i = 0; i < docs.length; i += BATCH) {
-      const c0 = cpuMs()
-      // a version per batch, as the indexer gives each chunk it writes (createVersioner)
-      const version = first + i
-      const analyzed = docs.slice(i, i + BATCH).map((d) => ({ doc: analyzeDocument(TYPE, d as unknown as SearchDocument), version }))
-      const c1 = cpuMs()
-      const rows = toIndexRows(TYPE, analyzed)
-      analyzeCpu += c1 - c0
-      rowsCpu += cpuMs() - c1
-      if (inflight.length >= INFLIGHT) await inflight.shift()
-      const w0 = performance.now()
-      const w = startIndexRowsWrite(db, cfg.clickhouseUrl, TYPE, rows)
-      inflight.push(w.done.then(() => { insertMs += performance.now() - w0 }))
-      await w.sent // the server works on this batch while the next one is prepared
-    }
-    await Promise.all(inflight)
+    const spent = await indexDocs(db, docs, first)
+    analyzeCpu += spent.analyzeCpuMs
+    rowsCpu += spent.rowsCpuMs
+    insertMs += spent.insertMs
     indexMs += performance.now() - t1
     const s1 = serverCpuMs0()
     if (s0 !== undefined && s1 !== undefined) serverCpuMs += s1 - s0
@@ -312,6 +330,52 @@ async function measure(e: Engine, queries: Query[]): Promise<Record<Kind, Timing
   return out
 }
 
+// ---------------------------------------------------------------- compaction
+
+/** The postings table's active parts: rows and bytes on disk. */
+async function postingsSize(db: Db): Promise<{ rows: number; bytes: number }> {
+  const [r] = await db.query<{ rows: number; bytes: number }>(sql`SELECT sum(rows) AS rows, sum(bytes_on_disk) AS bytes FROM system.parts
+    WHERE database = ${DB} AND table = ${searchTables(TYPE).postings} AND active`)
+  return { rows: Number(r?.rows ?? 0), bytes: Number(r?.bytes ?? 0) }
+}
+
+/** --reindex: a share of the documents indexed again, then their stale postings compacted. */
+async function measureCompaction(db: Db, queries: Query[], corpus: CorpusStats) {
+  const count = Math.round(REINDEX * N)
+  const gen = createCorpus()
+  log(`compaction: indexing ${fmtInt(count)} documents again (the same texts at new versions, as after a change)`)
+  const t0 = performance.now()
+  for (let first = 1; first <= count; first += CHUNK) {
+    const docs: OpinionDoc[] = []
+    for (let b = first; b < Math.min(first + CHUNK, count + 1); b += BATCH) docs.push(...gen.batch(b, Math.min(BATCH, count + 1 - b)))
+    await indexDocs(db, docs, N + first) // above every version of the first load
+    log(`  indexed again ${fmtInt(Math.min(first + CHUNK - 1, count))} / ${fmtInt(count)}`)
+  }
+  const reindexSeconds = (performance.now() - t0) / 1000
+  await db.command(refreshSql(TYPE, { database: DB }))
+  log(`compaction: ${await settle(db, 300_000)}`)
+  const before = await postingsSize(db)
+  const stale = await measure(clickhouseEngine(db, corpus), queries)
+  const s0 = serverCpuMs0()
+  const c0 = performance.now()
+  let lastLog = 0
+  const check = await compactSearchType(db, TYPE, {
+    minShare: 0,
+    wait: (parts) => { if (performance.now() - lastLog > 5000) { lastLog = performance.now(); log(`  compacting: ${parts} parts left to rewrite (load average ${loadAvg()})`) } },
+  })
+  const compactSeconds = (performance.now() - c0) / 1000
+  const s1 = serverCpuMs0()
+  const serverCpuSeconds = s0 !== undefined && s1 !== undefined ? (s1 - s0) / 1000 : undefined
+  log(`compaction: ${check.stale} of ${check.postings} sampled postings stale; done in ${compactSeconds.toFixed(1)} s, server CPU ${serverCpuSeconds?.toFixed(1) ?? '–'} s`)
+  log(`compaction: ${await settle(db, 300_000)}`)
+  const after = await postingsSize(db)
+  const compacted = await measure(clickhouseEngine(db, corpus), queries)
+  const gib = (b: number) => (b / 2 ** 30).toFixed(2)
+  log(`compaction: postings ${fmtInt(before.rows)} rows, ${gib(before.bytes)} GiB → ${fmtInt(after.rows)} rows, ${gib(after.bytes)} GiB`)
+  for (const k of KINDS) log(`  ${k}: p50 / p95 ${fmtMs(stale[k].p50)} / ${fmtMs(stale[k].p95)} ms with stale postings → ${fmtMs(compacted[k].p50)} / ${fmtMs(compacted[k].p95)} ms compacted`)
+  return { share: REINDEX, documents: count, reindexSeconds, sampled: { postings: check.postings, stale: check.stale }, compactSeconds, serverCpuSeconds, before, after, queriesStale: stale, queriesCompacted: compacted }
+}
+
 // ---------------------------------------------------------------- the peer
 
 async function loadPostgres(pgi: LocalPostgres): Promise<{ seconds: number; docsPerSecond: number; size: string }> {
@@ -356,6 +420,8 @@ async function main(): Promise<void> {
     if (REUSE) {
       samples.push(...keptSamples())
       log(`ClickHouse: reusing ${DB} as kept by an earlier --keep run (${samples.length} sample texts); not indexing`)
+      // brings a kept index to the current layout (idempotent): an index kept by an older build lacks its newer parts
+      for (const q of searchTableDdl(TYPE, { database: DB })) await db.command(q)
     } else {
       await root.command(sql`DROP DATABASE IF EXISTS ${ident(DB)}`)
       await root.command(sql`CREATE DATABASE ${ident(DB)}`)
@@ -379,6 +445,7 @@ async function main(): Promise<void> {
     const queries = makeQueries(samples)
     const ch = await measure(clickhouseEngine(db, { n: Number(corpus.n), avgdl: corpus.avgdl }), queries)
     result.clickhouse = { load, parts, queries: ch }
+    if (REINDEX > 0) result.compaction = await measureCompaction(db, queries, { n: Number(corpus.n), avgdl: corpus.avgdl })
     // the index is not needed past this point: dropped now (not at the end) so that its disk space
     // (6.4 GiB at 1M documents) is free while PostgreSQL loads the same rows
     if (!KEEP) await root.command(sql`DROP DATABASE IF EXISTS ${ident(DB)}`)
