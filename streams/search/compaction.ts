@@ -5,8 +5,8 @@
  * with every re-index (a cluster is indexed again whenever one of its opinions, its docket or its
  * citation count changes). The compaction is a ClickHouse mutation that drops them
  * (domain/search/to-sql.ts `compactSql`); the search-index role runs it per type whenever the
- * stale share of a sample of the postings reaches LDS_SEARCH_COMPACT_SHARE, checking every
- * LDS_SEARCH_COMPACT_EVERY_S seconds, and `lds search compact` runs it at once.
+ * stale share of a sample of the postings reaches LDS_SEARCH_COMPACT_SHARE, checking a minute after
+ * it starts and then every LDS_SEARCH_COMPACT_EVERY_S seconds, and `lds search compact` runs it at once.
  *
  * A compaction never changes a query's answer (it drops only postings no query reads), so it needs
  * no coordination with the indexer or the API; one runs at a time per type.
@@ -71,6 +71,9 @@ export async function compactSearchIndex(db: Db, o: CompactOptions): Promise<Com
   return out
 }
 
+/** When the first check runs after a start (or sooner, with a shorter interval). */
+const FIRST_CHECK_MS = 60_000
+
 /**
  * The periodic check of the search-index role. A check that fails (ClickHouse down) is logged
  * and tried again at the next interval; the role itself goes on.
@@ -89,9 +92,16 @@ export function startSearchCompaction(deps: { cfg: Config; db: Db; log: Logger }
       log.warn({ err: (err as Error).message }, 'search index: the compaction check failed; trying again at the next interval')
     }
   }
-  const timer = setInterval(() => { current = current.then(check) }, everyMs)
+  // The first check comes soon after a start: a first load indexes a document many times (a
+  // cluster again for each of its opinions and citations; the sample's first start left 87 % of
+  // the o type's postings stale) and should not serve a bloated index for a whole interval.
+  let timer: NodeJS.Timeout = setTimeout(function tick() {
+    current = current.then(check)
+    timer = setTimeout(tick, everyMs)
+    timer.unref()
+  }, Math.min(everyMs, FIRST_CHECK_MS))
   timer.unref()
   return {
-    async stop() { clearInterval(timer); await current },
+    async stop() { clearTimeout(timer); await current },
   }
 }
