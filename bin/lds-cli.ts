@@ -167,7 +167,7 @@ search.command('compact [type]')
     if (process.stderr.isTTY) process.stderr.write('\r\x1b[K')
     for (const c of checks) {
       const share = c.postings ? ` (${((100 * c.stale) / c.postings).toFixed(1)} % of a sample of ${c.postings})` : ''
-      console.log(`${c.type}: ${c.running ? 'a compaction is already running' : c.compacted ? `compacted, ${c.stale} stale postings in the sample${share}` : 'nothing stale'}`)
+      console.log(`${c.type}: ${c.running ? `a compaction is already running${c.failure ? ` and failing: ${c.failure}` : ''}` : c.compacted ? `compacted, ${c.stale} stale postings in the sample${share}` : 'nothing stale'}`)
     }
     console.log(`done in ${((Date.now() - started) / 1000).toFixed(1)} s`)
   }))

@@ -26,6 +26,8 @@ export interface CompactionCheck {
   compacted: boolean
   /** A compaction of the type was already running: nothing was measured or started. */
   running: boolean
+  /** Why the running compaction last failed, if it did (the server retries it). */
+  failure?: string
 }
 
 export interface CompactOptions {
@@ -41,7 +43,8 @@ interface Running { running: number; parts_to_do: number; failure: string }
 export async function compactSearchType(db: Db, type: SearchType, o: CompactOptions): Promise<CompactionCheck> {
   const tables = { database: db.database }
   const running = async () => (await db.query<Running>(compactionsRunningSql(type, tables)))[0]
-  if (Number((await running())?.running ?? 0) > 0) return { type, postings: 0, stale: 0, compacted: false, running: true }
+  const busy = await running()
+  if (Number(busy?.running ?? 0) > 0) return { type, postings: 0, stale: 0, compacted: false, running: true, ...(busy?.failure ? { failure: busy.failure } : {}) }
   await db.command(reloadLatestSql(type, tables))
   const [probe] = await db.query<{ postings: number; stale: number }>(compactionProbeSql(type, tables))
   const postings = Number(probe?.postings ?? 0)
@@ -87,6 +90,7 @@ export function startSearchCompaction(deps: { cfg: Config; db: Db; log: Logger }
     try {
       for (const c of await compactSearchIndex(deps.db, { minShare: staleShare })) {
         if (c.compacted) log.info({ type: c.type, stale: c.stale, postings: c.postings }, 'search index: compacting the postings of replaced and deleted documents')
+        if (c.failure) log.warn({ type: c.type, failure: c.failure }, 'search index: a compaction keeps failing (ClickHouse retries it); see system.mutations')
       }
     } catch (err) {
       log.warn({ err: (err as Error).message }, 'search index: the compaction check failed; trying again at the next interval')
