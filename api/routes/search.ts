@@ -11,14 +11,22 @@ import { LdsError } from '../../core/errors.js'
 import { searchRequest, highlighter, presentResult, type SearchRequest } from '../../domain/search/index.js'
 import { v3SearchRows } from '../../domain/webhooks/payloads.js'
 import { requestOrigin } from '../origin.js'
-import { createSearchEngine, afterField, validAfter, type After, type SearchEngine } from '../search/engine.js'
+import { createSearchEngine, afterField, validAfter, validStats, type After, type SearchEngine } from '../search/engine.js'
+import type { SearchStats } from '../../domain/search/index.js'
 import type { Db } from '../../core/clickhouse.js'
 
 const PAGE_SIZE = 20
 /** v3 pages stop here, as the reference's page-number pagination does. */
 const MAX_V3_PAGE = 100
 
-interface Cursor { o: number; a?: After }
+/**
+ * A v4 cursor: the offset, and for an order by one key the last (key, id) to continue after. A
+ * score order also carries the statistics its first page scored with (BM25 scores move with the
+ * corpus: a document indexed between two pages changes every document's score, and the next page
+ * would continue after a score nobody has any more); a point in time, as search engines give
+ * search_after.
+ */
+interface Cursor { o: number; a?: After; s?: SearchStats }
 
 const encodeCursor = (c: Cursor) => Buffer.from(JSON.stringify(c)).toString('base64url')
 function decodeCursor(raw: string): Cursor {
@@ -69,9 +77,9 @@ export function registerSearch(app: FastifyInstance, deps: { db: Db; engine?: Se
     const r = readRequest(params)
     const rawCursor = params.get('cursor')
     const cursor: Cursor = rawCursor ? decodeCursor(rawCursor) : { o: 0 }
-    if (cursor.a && !validAfter(r, cursor.a)) throw new LdsError('LDS_ERR_NOT_FOUND', { detail: 'Invalid cursor' })
+    if ((cursor.a && !validAfter(r, cursor.a)) || (cursor.s !== undefined && !validStats(r, cursor.s))) throw new LdsError('LDS_ERR_NOT_FOUND', { detail: 'Invalid cursor' })
     const [hits, count, documentCount] = await Promise.all([
-      engine.page(r, { limit: PAGE_SIZE + 1, offset: cursor.o, after: cursor.a }),
+      engine.page(r, { limit: PAGE_SIZE + 1, offset: cursor.o, after: cursor.a, stats: cursor.s }),
       engine.count(r),
       r.type === 'r' ? engine.count(r, 'rd') : Promise.resolve(undefined),
     ])
@@ -79,7 +87,8 @@ export function registerSearch(app: FastifyInstance, deps: { db: Db; engine?: Se
     const page = hits.slice(0, PAGE_SIZE)
     const last = page[page.length - 1]
     const af = afterField(r)
-    const nextCursor: Cursor | null = more ? { o: cursor.o + PAGE_SIZE, ...(af && last ? { a: { value: last.key, id: last.id } } : {}) } : null
+    const frozen = more && af?.field === 'score' && last ? (cursor.s ?? await engine.stats(r)) : undefined
+    const nextCursor: Cursor | null = more ? { o: cursor.o + PAGE_SIZE, ...(af && last ? { a: { value: last.key, id: last.id } } : {}), ...(frozen ? { s: frozen } : {}) } : null
     // Back one page: by offset (search_after only moves forward).
     const previous = cursor.o > 0 ? (cursor.o - PAGE_SIZE <= 0 ? withParam(url, { cursor: null }) : withParam(url, { cursor: encodeCursor({ o: cursor.o - PAGE_SIZE }) })) : null
     return {

@@ -20,7 +20,11 @@ import { corpusStatsSql, searchPageSql, type CorpusStats } from '../../domain/se
 
 export interface After { value: string | number | null; id: number }
 
-export interface PageRequest { limit: number; offset: number; after?: After }
+export interface PageRequest {
+  limit: number; offset: number; after?: After
+  /** The statistics to score with (a cursor's, frozen at its first page) instead of the index's now. */
+  stats?: SearchStats
+}
 
 export interface Hit { id: number; score: number; key: string | number | null }
 
@@ -35,6 +39,8 @@ const CORPUS_TTL_MS = 30_000
 export interface SearchEngine {
   page(r: SearchRequest, p: PageRequest): Promise<Hit[]>
   count(r: SearchRequest, type?: SearchType): Promise<number>
+  /** The statistics a score-ordered page of the request scores with now (undefined: it does not score). */
+  stats(r: SearchRequest): Promise<SearchStats | undefined>
   results(type: SearchType, ids: number[]): Promise<Map<number, StoredResult>>
 }
 
@@ -62,6 +68,22 @@ export function validAfter(r: SearchRequest, a: After): boolean {
     case 'keyword': return typeof a.value === 'string'
     default: return false
   }
+}
+
+/**
+ * Whether a cursor's frozen statistics fit this request: the corpus size, average lengths of the
+ * query's text columns only, document frequencies of its (column, token) pairs only, all finite
+ * and not negative. Edited ones that do not are refused, as edited keys are.
+ */
+export function validStats(r: SearchRequest, s: SearchStats): boolean {
+  const sp = scoringPlan(r.query, searchType(r.type))
+  const columns = new Set(sp.columns)
+  const keys = new Set(sp.keys.map((k) => k.key))
+  const count = (v: unknown) => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0
+  const plain = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
+  return typeof s === 'object' && s !== null && count(s.n) && plain(s.avgdl) && plain(s.df)
+    && Object.entries(s.avgdl).every(([c, v]) => columns.has(c) && typeof v === 'number' && Number.isFinite(v) && v >= 0)
+    && Object.entries(s.df).every(([k, v]) => keys.has(k) && count(v))
 }
 
 /** Rows after (value, id) in the order (NULLs last, ties by id in the order's direction). */
@@ -125,7 +147,7 @@ export function createSearchEngine(db: Db): SearchEngine {
       }
       try {
         const scored = r.order.some((k) => k.field === 'score') && scores(scoringPlan(r.query, searchType(r.type)))
-        const stats = scored ? await statsFor(r) : undefined
+        const stats = scored ? (p.stats ?? await statsFor(r)) : undefined
         const paged = searchPageSql(r.query, r.type, { ...o, stats, total: Boolean(tell) })
         let rows = await db.query<Record<string, unknown>>(paged.sql)
         if (paged.fallback?.needed(rows)) rows = await db.query<Record<string, unknown>>(paged.fallback.sql)
@@ -143,6 +165,10 @@ export function createSearchEngine(db: Db): SearchEngine {
       const stats = type === r.type && hasPhrase(r.query) && scores(scoringPlan(r.query, searchType(r.type))) ? await statsFor(r) : undefined
       const [row] = await db.query<{ count: number }>(countSql(requestAst(r), type, { database: db.database, stats }))
       return Number(row?.count ?? 0)
+    },
+    async stats(r) {
+      const scored = r.order.some((k) => k.field === 'score') && scores(scoringPlan(r.query, searchType(r.type)))
+      return scored ? statsFor(r) : undefined
     },
     async results(type, ids) {
       if (!ids.length) return new Map()

@@ -210,6 +210,11 @@ t.test('search', async (t) => {
     const byDate = (await get('/api/rest/v4/search/?order_by=dateFiled%20desc')).body.next.split('cursor=')[1]
     t.match(await get(`/api/rest/v4/search/?order_by=score%20desc&cursor=${byDate}`), { status: 404, body: { detail: 'Invalid cursor' } }, 'a cursor of another order')
     t.match(await get(`/api/rest/v4/search/?order_by=citeCount%20desc&cursor=${cursor({ o: 20, a: { value: 1e308, id: 5 } })}`), { status: 404 }, 'not a count')
+    const byScore = JSON.parse(Buffer.from((await get('/api/rest/v4/search/?q=routine')).body.next.split('cursor=')[1], 'base64url').toString('utf8'))
+    t.ok(byScore.s && byScore.s.n > 0 && Object.keys(byScore.s.df).length > 0, 'a score cursor carries the statistics its pages score with')
+    for (const [edit, what] of [[{ n: -1 }, 'a negative corpus'], [{ df: { 'text:elsewhere': 3 } }, 'a term the query does not have'], [{ avgdl: { text: 'long' } }, 'a length that is not a number']] as const) {
+      t.match(await get(`/api/rest/v4/search/?q=routine&cursor=${cursor({ ...byScore, s: { ...byScore.s, ...edit } })}`), { status: 404, body: { detail: 'Invalid cursor' } }, `edited statistics: ${what}`)
+    }
   })
 
   t.test('changes reach the index: an update, a delete', async (t) => {
