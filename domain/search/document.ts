@@ -8,6 +8,7 @@
  * never produced by the analyzer, hence never asked for). Keyword values are normalized, dates
  * cut to YYYY-MM-DD, ints are numbers; null, undefined and '' are absent values.
  */
+import { createHash } from 'node:crypto'
 import { tokens, normalizeKeyword } from './analyzer.js'
 import { searchType, type SearchType, type SearchField } from './fields.js'
 
@@ -114,6 +115,17 @@ export function analyzeDocument(type: SearchType, doc: SearchDocument): Analyzed
     else values[f.column] = list(raw).map((v) => coerce(f, v)).filter((v): v is FieldValue => v !== null)
   }
   return new Document(doc.id, text, values, spec.defaults.map((f) => f.column))
+}
+
+/**
+ * A hash of a document's text fields as the index reads them (48 bits: a safe integer): equal for
+ * two versions of a document whose text is the same, so the second needs no postings of its own
+ * (to-sql.ts TEXT_VERSION_COLUMNS).
+ */
+export function textHash(type: SearchType, doc: SearchDocument): number {
+  const h = createHash('sha1')
+  for (const f of searchType(type).textFields) h.update(f.column).update('\u0000').update(JSON.stringify(list(doc[f.column]))).update('\u0000')
+  return parseInt(h.digest('hex').slice(0, 12), 16)
 }
 
 class Document implements AnalyzedDoc {

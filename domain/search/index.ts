@@ -23,7 +23,7 @@ export { tokens, analyze, normalizeKeyword, fold, type AnalyzedToken } from './a
 export { SEARCH_TYPES, searchType, isSearchType, type SearchType, type FieldKind, type SearchField, type SearchTypeSpec } from './fields.js'
 export { show, leaves, and, or, not, ALL, NONE, type Node, type Leaf, type Scalar } from './ast.js'
 export { parseQuery, SearchSyntaxError, MESSAGES, MIN_PREFIX, dateSpan } from './parse.js'
-export { analyzeDocument, analyzeText, VALUE_GAP, type AnalyzedDoc, type AnalyzedField, type FieldValue, type SearchDocument } from './document.js'
+export { analyzeDocument, analyzeText, textHash, VALUE_GAP, type AnalyzedDoc, type AnalyzedField, type FieldValue, type SearchDocument } from './document.js'
 export { compileMatcher, type Matcher } from './matcher.js'
 export { scoreDocument, scoringPlan, scores, weights, phraseWeights, idf, tfNorm, K1, B, type SearchStats, type ScoringPlan } from './bm25.js'
 export {

@@ -19,14 +19,16 @@
  *   as a Native block into the postings table, and the document rows into the documents table
  *   (layout 1 sent one row per document through a Null table whose materialized views grouped
  *   the postings: 5-8 times slower; searchTableDdl migrates it);
- * - `<table>_live`: a dictionary id → current version + 1 (0 when deleted or absent), loaded
- *   from the documents (FINAL), reloaded by refreshSql (the indexer does after its inserts: the
- *   embedded server runs no periodic dictionary updates) and otherwise by a server that does within
- *   1-5 s of a change (LIFETIME, INVALIDATE_QUERY on the highest version: versions only grow, while
- *   the row count can return to where it was once a merge drops a replaced row). A posting counts only when its version is its
- *   document's current one, so replaced and deleted documents never show (their stale postings
- *   stay until a rebuild, not built yet) and text queries never join the documents table to know
- *   it. Text queries see a change when the dictionary does; queries without text read the
+ * - `<table>_live_v2`: a dictionary id → current text version + 1 (0 when deleted or absent) and
+ *   the current row's version, loaded from the documents (FINAL), reloaded by refreshSql (the
+ *   indexer does after its inserts: the embedded server runs no periodic dictionary updates) and
+ *   otherwise by a server that does within 1-5 s of a change (LIFETIME, INVALIDATE_QUERY on the
+ *   highest version: versions only grow, while the row count can return to where it was once a
+ *   merge drops a replaced row). A document row's text version is the version whose postings hold
+ *   its text (TEXT_VERSION_COLUMNS: a change that leaves the text as it was writes no postings).
+ *   A posting counts only when its version is its document's current text version, so replaced
+ *   and deleted documents never show (their stale postings stay until a compaction, compactSql)
+ *   and text queries never join the documents table to know it. Text queries see a change when the dictionary does; queries without text read the
  *   documents with FINAL. Where a text query reads document rows (filters, column orders), it
  *   reads the row at the current version or, while a newer one waits for the reload, that one
  *   (isLiveRow: a merge may drop the current row first).
@@ -118,7 +120,7 @@ export function searchTables(type: SearchType, o: TableOptions = {}): { docs: st
   // layout 2 (postings_v2) has no ingest table: the indexer writes the documents and postings
   // tables directly; `ingest` names the postings table, the last part a layout-1 database lacks
   const postings = `${base}_postings_v2`
-  return { docs: base, postings, ingest: postings, live: `${base}_live`, latest: `${base}_latest` }
+  return { docs: base, postings, ingest: postings, live: `${base}_live_v2`, latest: `${base}_latest` }
 }
 
 /** Postings tables of older layouts (1 and 3) that searchTableDdl moves into the current one. */
@@ -134,7 +136,7 @@ function ref(o: TableOptions, name: string): Sql {
 // ---------------------------------------------------------------- layout
 
 function docColumns(spec: SearchTypeSpec): { name: string; type: string }[] {
-  const out = [{ name: 'id', type: 'Int64' }, { name: 'version', type: 'UInt64' }, { name: 'is_deleted', type: 'UInt8' }]
+  const out = [{ name: 'id', type: 'Int64' }, { name: 'version', type: 'UInt64' }, { name: 'is_deleted', type: 'UInt8' }, ...TEXT_VERSION_COLUMNS]
   for (const f of spec.fields) {
     if (isKey(f)) continue
     if (f.kind === 'text') out.push({ name: lenColumn(f), type: 'UInt32' })
@@ -142,6 +144,15 @@ function docColumns(spec: SearchTypeSpec): { name: string; type: string }[] {
   }
   return out
 }
+
+/**
+ * A row's text version: the version whose postings hold its text (its own version when the text
+ * changed, else the text version of the row before it), and a hash of that text. A change that
+ * leaves the text as it was (a citation count, the links of an opinion's HTML) writes the document
+ * row alone, no postings (toIndexRows). Rows written before these columns existed read as their
+ * own version, hash 0 (no text matches it, so their next change writes postings).
+ */
+const TEXT_VERSION_COLUMNS = [{ name: 'text_version', type: 'UInt64 DEFAULT version' }, { name: 'text_hash', type: 'UInt64' }]
 
 /**
  * Tokens so frequent in U.S. court text that a phrase through them would read postings of nearly
@@ -209,6 +220,7 @@ export function searchTableDdl(type: SearchType, o: TableOptions = {}): Sql[] {
   return [
     sql`CREATE TABLE IF NOT EXISTS ${ref(o, t.docs)} (${join(cols.map(def), ', ')})
       ENGINE = ReplacingMergeTree(version, is_deleted) ORDER BY id`,
+    sql`ALTER TABLE ${ref(o, t.docs)} ADD COLUMN IF NOT EXISTS text_version UInt64 DEFAULT version AFTER is_deleted, ADD COLUMN IF NOT EXISTS text_hash UInt64 AFTER text_version`,
     sql`DROP VIEW IF EXISTS ${ref(o, `${base}_postings_mv`)}`,
     sql`DROP VIEW IF EXISTS ${ref(o, `${base}_docs_mv`)}`,
     sql`DROP TABLE IF EXISTS ${ref(o, `${base}_ingest`)}`,
@@ -219,15 +231,20 @@ export function searchTableDdl(type: SearchType, o: TableOptions = {}): Sql[] {
       ENGINE = MergeTree ORDER BY (field, term) SETTINGS index_granularity = 64, index_granularity_bytes = 262144 AS ${copy} UNION ALL ${back}`,
     sql`DROP TABLE IF EXISTS ${legacy}`,
     sql`DROP TABLE IF EXISTS ${layout3}`,
-    // id → current version + 1 (deleted: absent, 0), through a view so that the dictionary's source
-    // (a table name, resolved in the dictionary's database) needs no database name
-    sql`CREATE VIEW IF NOT EXISTS ${ref(o, `${t.live}_src`)} AS SELECT id, version + 1 AS live FROM ${ref(o, t.docs)} FINAL`,
-    sql`CREATE DICTIONARY IF NOT EXISTS ${ref(o, t.live)} (id Int64, live UInt64) PRIMARY KEY id
+    // the dictionary before text versions (id → version + 1)
+    sql`DROP DICTIONARY IF EXISTS ${ref(o, `${base}_live`)}`,
+    sql`DROP VIEW IF EXISTS ${ref(o, `${base}_live_src`)}`,
+    // id → current text version + 1 (deleted: absent, 0) and the current row's version, through a
+    // view so that the dictionary's source (a table name, resolved in the dictionary's database)
+    // needs no database name
+    sql`CREATE VIEW IF NOT EXISTS ${ref(o, `${t.live}_src`)} AS SELECT id, text_version + 1 AS live, version AS row_version FROM ${ref(o, t.docs)} FINAL`,
+    sql`CREATE DICTIONARY IF NOT EXISTS ${ref(o, t.live)} (id Int64, live UInt64, row_version UInt64) PRIMARY KEY id
       SOURCE(CLICKHOUSE(TABLE ${raw(`'${ident(`${t.live}_src`).name}'`)}${raw(o.database ? ` DB '${ident(o.database).name}' INVALIDATE_QUERY 'SELECT max(version) FROM ${docsName}'` : '')}))
       LAYOUT(HASHED()) LIFETIME(MIN 1 MAX 5)`,
-    // id → newest version of any row, deleted ones included, for the compaction (compactSql); loaded
-    // only when a compaction reloads it, so a server that never compacts holds nothing
-    sql`CREATE VIEW IF NOT EXISTS ${ref(o, `${t.latest}_src`)} AS SELECT id, max(version) AS latest FROM ${ref(o, t.docs)} GROUP BY id`,
+    // id → newest text version of any row, deleted ones included (a delete's is its own version),
+    // for the compaction (compactSql); loaded only when a compaction reloads it, so a server that
+    // never compacts holds nothing
+    sql`CREATE OR REPLACE VIEW ${ref(o, `${t.latest}_src`)} AS SELECT id, max(text_version) AS latest FROM ${ref(o, t.docs)} GROUP BY id`,
     sql`CREATE DICTIONARY IF NOT EXISTS ${ref(o, t.latest)} (id Int64, latest UInt64) PRIMARY KEY id
       SOURCE(CLICKHOUSE(TABLE ${raw(`'${ident(`${t.latest}_src`).name}'`)}${raw(o.database ? ` DB '${ident(o.database).name}'` : '')}))
       LAYOUT(HASHED()) LIFETIME(0)`,
@@ -245,7 +262,19 @@ export function postingsInsertSql(type: SearchType, o: TableOptions = {}): Sql {
 }
 
 /** A document to index: analyzed, at its version; a deleted one has no postings. */
-export interface IndexDoc { readonly doc: AnalyzedDoc; readonly version: number; readonly deleted?: boolean }
+export interface IndexDoc {
+  readonly doc: AnalyzedDoc
+  readonly version: number
+  readonly deleted?: boolean
+  /**
+   * The version whose postings hold this document's text (TEXT_VERSION_COLUMNS): `version` (the
+   * default) writes its postings; an older one, given when the text is the same as that version's,
+   * writes the document row alone.
+   */
+  readonly textVersion?: number
+  /** textHash() of the document's text, kept in the row to tell the next change whether it changed it. */
+  readonly textHash?: number
+}
 
 /** What one insert of a batch writes: documents table rows, and the postings as a Native block. */
 export interface IndexRows {
@@ -275,9 +304,9 @@ export function toIndexRows(type: SearchType, docs: readonly IndexDoc[]): IndexR
   const spec = searchType(type)
   const byVersion = new Map<number, AnalyzedDoc[]>()
   const rows: unknown[][] = []
-  for (const { doc, version, deleted } of docs) {
-    rows.push(docRow(spec, doc, version, deleted === true))
-    if (deleted) continue
+  for (const { doc, version, deleted, textVersion, textHash } of docs) {
+    rows.push(docRow(spec, doc, version, deleted === true, deleted ? version : textVersion ?? version, deleted ? 0 : textHash ?? 0))
+    if (deleted || (textVersion ?? version) !== version) continue
     const list = byVersion.get(version)
     if (list) list.push(doc)
     else byVersion.set(version, [doc])
@@ -296,8 +325,8 @@ export function toIndexRows(type: SearchType, docs: readonly IndexDoc[]): IndexR
   return { docs: rows, postings: chunks, postingRows: groups.reduce((n, g) => n + g.terms.length, 0), release }
 }
 
-function docRow(spec: SearchTypeSpec, doc: AnalyzedDoc, version: number, deleted: boolean): unknown[] {
-  const row: unknown[] = [doc.id, version, deleted ? 1 : 0]
+function docRow(spec: SearchTypeSpec, doc: AnalyzedDoc, version: number, deleted: boolean, textVersion: number, textHash: number): unknown[] {
+  const row: unknown[] = [doc.id, version, deleted ? 1 : 0, textVersion, textHash]
   for (const f of spec.fields) {
     if (isKey(f)) continue
     if (f.kind === 'text') { row.push(doc.text[f.column]?.length ?? 0); continue }
@@ -771,7 +800,7 @@ function dictName(o: TableOptions, name: string): Sql {
 
 const liveName = (o: TableOptions, type: SearchType): Sql => dictName(o, searchTables(type, o).live)
 
-/** The posting `id`, `version` is its document's current version (dictionary `<table>_live`). */
+/** The posting `id`, `version` is its document's current text version (dictionary `<table>_live_v2`). */
 const isLive = (live: Sql, id: Sql, version: Sql) => sql`dictGetOrDefault(${live}, 'live', ${id}, toUInt64(0)) = ${version} + 1`
 
 /**
@@ -784,7 +813,7 @@ const isLive = (live: Sql, id: Sql, version: Sql) => sql`dictGetOrDefault(${live
  * read until the reload; the text still matches at the current version). Every reader of these
  * rows keeps one per id (a semi-join, LIMIT 1 BY id, uniqExact).
  */
-const isLiveRow = (live: Sql) => sql`dictGetOrDefault(${live}, 'live', id, toUInt64(0)) BETWEEN 1 AND version + 1 AND is_deleted = 0`
+const isLiveRow = (live: Sql) => sql`dictGetOrDefault(${live}, 'live', id, toUInt64(0)) >= 1 AND version >= dictGetOrDefault(${live}, 'row_version', id, toUInt64(0)) AND is_deleted = 0`
 
 interface Ctx { spec: SearchTypeSpec; type: SearchType; o: SearchSqlOptions; postings: Sql; live: Sql; checked: boolean }
 
@@ -1257,8 +1286,8 @@ export function refreshSql(type: SearchType, o: TableOptions = {}): Sql {
 
 /**
  * A posting of document `id` at the row's `version` that no query can read again: the document
- * has a newer current version (queries read only the current one), or it has none (deleted) and
- * a newer row exists. Both conditions hold for good: versions only grow. It reads the current
+ * has a newer current text version (queries read only the current one), or it has none (deleted)
+ * and a row with a newer text version exists. Both conditions hold for good: versions only grow. It reads the current
  * version from `<table>_live`, the dictionary the queries read, so a posting goes only once no
  * query can see it (a newer version the live dictionary does not know yet removes nothing), and
  * a document the live dictionary does not hold from `<table>_latest` (a deleted one; a new one

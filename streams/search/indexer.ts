@@ -25,7 +25,7 @@ import type { Catalogue } from '../../schemas/catalogue/index.js'
 import { entityTopic, dlqTopic, groupId, createDecoder, validateEntityEvent, createVersioner, type EntityEvent } from '../../schemas/events/index.js'
 import { createWatermarks, type Watermarks } from '../../schemas/events/watermark-reader.js'
 import { SEARCH_RESULTS } from '../../schemas/internal/search.js'
-import { SEARCH_TYPES, analyzeDocument, searchTables, type SearchType, type AnalyzedDoc } from '../../domain/search/index.js'
+import { SEARCH_TYPES, analyzeDocument, textHash, searchTables, type SearchType, type AnalyzedDoc } from '../../domain/search/index.js'
 import { refreshSql, toIndexRows, indexColumns, postingsInsertSql, type IndexDoc, type IndexRows } from '../../domain/search/to-sql.js'
 import { startStream, keepAlive, type StreamDef, type Incoming, type BatchContext, type ConsumerTimeouts } from '../runner.js'
 import { createDocumentSource, SEARCH_SOURCES, type Built, type Row } from './documents.js'
@@ -80,6 +80,14 @@ export async function startSearchIndexer(deps: IndexerDeps, onIndexed?: (docs: I
     }
   }
 
+  /** Per document of the chunk, its newest indexed row's text hash and text version. */
+  async function previousTexts(type: SearchType, ids: number[]): Promise<Map<number, PreviousText>> {
+    const rows = await db.withKeys<{ id: number; hash: number; text_version: number; deleted: number }>(ids, 'Int64', (k) => sql`
+      SELECT id, argMax(text_hash, version) AS hash, argMax(text_version, version) AS text_version, argMax(is_deleted, version) AS deleted
+      FROM ${table(searchTables(type).docs)} WHERE id IN ${k} GROUP BY id`)
+    return new Map(rows.map((r) => [Number(r.id), { hash: Number(r.hash), textVersion: Number(r.text_version), deleted: Number(r.deleted) === 1 }]))
+  }
+
   /** A deleted row's last live state (its relations say which documents held it); best effort. */
   async function lastLiveRows(resource: string, keys: string[]): Promise<Row[]> {
     const r = cat.get(resource)
@@ -120,6 +128,7 @@ export async function startSearchIndexer(deps: IndexerDeps, onIndexed?: (docs: I
       for (let i = 0; i < list.length; i += CHUNK) {
         const chunk = list.slice(i, i + CHUNK)
         const built = await source.build(type, chunk)
+        const before = await previousTexts(type, chunk)
         const v = version()
         const now = new Date().toISOString()
         const docs: IndexDoc[] = []
@@ -132,7 +141,7 @@ export async function startSearchIndexer(deps: IndexerDeps, onIndexed?: (docs: I
             continue
           }
           const analyzed = analyzeDocument(type, b.doc)
-          docs.push({ doc: analyzed, version: v })
+          docs.push({ doc: analyzed, version: v, ...textVersionOf(before.get(id), textHash(type, b.doc), v) })
           results.push({ type, id, result: JSON.stringify(b.result), date_created: b.created, indexed_at: now, _version: v, _deleted: 0 })
           if (onIndexed) indexed.push({ type, id, built: b, analyzed })
         }
@@ -166,6 +175,19 @@ export async function startSearchIndexer(deps: IndexerDeps, onIndexed?: (docs: I
     consumer: stream.consumer,
     async stop() { await stream.stop(); if (ownWatermarks) await watermarks.stop() },
   }
+}
+
+export interface PreviousText { hash: number; textVersion: number; deleted: boolean }
+
+/**
+ * The text version of a document indexed at `version`: the previous row's when its text is the
+ * same (the row is written without postings: a citation count or the links of an opinion's HTML
+ * changed, not its words), else `version` (new postings). Hash 0 is a row written before text
+ * hashes were kept: never the same.
+ */
+export function textVersionOf(previous: PreviousText | undefined, hash: number, version: number): { textVersion: number; textHash: number } {
+  const same = previous !== undefined && !previous.deleted && previous.hash !== 0 && previous.hash === hash && previous.textVersion < version
+  return { textVersion: same ? previous.textVersion : version, textHash: hash }
 }
 
 /**

@@ -165,7 +165,7 @@ t.test('a layout-1 index (postings through a Null table, a version per posting) 
   await db.command(refreshSql('o', { database: name }))
 
   const tables = (await db.query<{ name: string }>(sql`SELECT name FROM system.tables WHERE database = ${name} ORDER BY name`)).map((r) => r.name)
-  t.same(tables, ['search_o', 'search_o_latest', 'search_o_latest_src', 'search_o_live', 'search_o_live_src', 'search_o_postings_v2'], 'the ingest table, its views and the old postings are gone')
+  t.same(tables, ['search_o', 'search_o_latest', 'search_o_latest_src', 'search_o_live_v2', 'search_o_live_v2_src', 'search_o_postings_v2'], 'the ingest table, its views and the old postings are gone')
   const rows = await db.query(sql`SELECT field, term, version, ids, poss FROM search_o_postings_v2 ORDER BY field, term, version`)
   t.same(rows, [
     { field: 'case_name', term: 'jones', version: 1, ids: [1, 2], poss: [[2], [0]] },

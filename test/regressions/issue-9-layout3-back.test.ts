@@ -57,7 +57,7 @@ t.test('a layout-3 index is moved back to layout 2 by the DDL', async (t) => {
   await db.command(refreshSql('o', { database: name }))
 
   const tables = (await db.query<{ name: string }>(sql`SELECT name FROM system.tables WHERE database = ${name} AND NOT startsWith(name, 'fresh') ORDER BY name`)).map((r) => r.name)
-  t.same(tables, ['search_o', 'search_o_latest', 'search_o_latest_src', 'search_o_live', 'search_o_live_src', 'search_o_postings_v2'], 'the layout-3 table is gone')
+  t.same(tables, ['search_o', 'search_o_latest', 'search_o_latest_src', 'search_o_live_v2', 'search_o_live_v2_src', 'search_o_postings_v2'], 'the layout-3 table is gone')
   const rowsOf = (table: string) => db.query(sql`SELECT field, term, version, ids, tfs, dls, poss FROM ${ident(name)}.${ident(table)} ORDER BY field, term, version, ids`)
   t.same(await rowsOf('search_o_postings_v2'), await rowsOf('fresh_postings_v2'), 'the postings are those the layout-2 indexer writes')
   for (const q of ['"w1x w2x"', 'w3x', '"the w4x"', 'caseName:"w5x w6x"', `"${docs[0].text.text.tokens.slice(5, 8).join(' ')}"`]) {

@@ -31,7 +31,7 @@ t.test('documents only, when the query has no text leaf', async (t) => {
   t.equal(count('is_available:true', 'rd').query, 'SELECT count() AS count FROM `search_rd` AS d WHERE ifNull(d.`is_available` = {p1:Bool}, false)')
 })
 
-const LIVE = "dictGetOrDefault('search_o_live', 'live', id, toUInt64(0)) = version + 1"
+const LIVE = "dictGetOrDefault('search_o_live_v2', 'live', id, toUInt64(0)) = version + 1"
 
 t.test('text leaves: one aggregation over their postings, current versions by the dictionary, no documents table', async (t) => {
   const c = count('caseName:smith caseName:jones', 'o', { final: true })
@@ -44,7 +44,7 @@ t.test('text leaves: one aggregation over their postings, current versions by th
   t.match(count('smith OR caseName:smi*', 'o', { final: true }).query, /^SELECT count\(\) AS count FROM \(SELECT DISTINCT id FROM /, 'an OR of terms and prefixes: the same')
   t.notMatch(count('caseName:smith').query, /dictGet/, 'final: false reads every version')
   const lj = count('smith OR court_id:ca9', 'o', { final: true }).query
-  t.match(lj, /^SELECT count\(\) AS count FROM \(SELECT id, `court_id` FROM `search_o` AS d WHERE dictGetOrDefault\('search_o_live', 'live', id, toUInt64\(0\)\) BETWEEN 1 AND version \+ 1 AND is_deleted = 0 LIMIT 1 BY id\) AS d LEFT JOIN \(SELECT id, /, 'a document may match without postings: every current document (its row at the current version or a newer one), once')
+  t.match(lj, /^SELECT count\(\) AS count FROM \(SELECT id, `court_id` FROM `search_o` AS d WHERE dictGetOrDefault\('search_o_live_v2', 'live', id, toUInt64\(0\)\) >= 1 AND version >= dictGetOrDefault\('search_o_live_v2', 'row_version', id, toUInt64\(0\)\) AND is_deleted = 0 LIMIT 1 BY id\) AS d LEFT JOIN \(SELECT id, /, 'a document may match without postings: every current document (its row at the current version or a newer one), once')
   t.match(count('-smith', 'o', { final: true }).query, / LEFT JOIN .* WHERE NOT ifNull\(s.`l0`, 0\)$/)
   const ij = count('(smith OR court_id:ca9) jones', 'o', { final: true }).query
   t.match(ij, /^SELECT count\(\) AS count FROM \(SELECT id, `court_id` FROM `search_o` AS d WHERE id IN \(SELECT id FROM `search_o_postings_v2` ARRAY JOIN ids AS id WHERE .*\) AND dictGetOrDefault.* LIMIT 1 BY id\) AS d INNER JOIN /, 'text and document clauses mixed: documents pruned by the postings ids, joined')
@@ -53,10 +53,10 @@ t.test('text leaves: one aggregation over their postings, current versions by th
   const semi2 = count('smith jones court_id:ca9', 'o', { final: true }).query
   t.match(semi2, /^SELECT count\(\) AS count FROM \(SELECT id, .* ARRAY JOIN ids AS id, tfs AS tf, dls AS dl WHERE id IN \(SELECT id FROM `search_o` AS d WHERE ifNull\(d.`court_id` = \{p\d+:String\}, false\) AND dictGetOrDefault.*\) AND dictGetOrDefault.*\) WHERE rd GROUP BY id\) AS s WHERE \(ifNull\(s.`l0`, 0\) AND ifNull\(s.`l1`, 0\)\)$/, 'text AND clauses on documents: the postings restricted to the documents the clauses keep')
   const byDate = compile(searchSql(parseQuery('smith', 'o'), 'o', { order: [{ field: 'dateFiled', dir: 'desc' }], limit: 20, final: true })).query
-  t.match(byDate, /^SELECT d.id AS id, toFloat64\(0\) AS score, d.`date_filed` AS `date_filed` FROM `search_o` AS d WHERE d.id IN \(SELECT id FROM \(SELECT id, version FROM `search_o_postings_v2` ARRAY JOIN ids AS id WHERE \(\(field IN \{p\d+:Array\(String\)\} AND term = \{p\d+:String\}\)\) AND dictGetOrDefault\('search_o_live', 'live', id, toUInt64\(0\)\) = version \+ 1\)\) AND dictGetOrDefault.* ORDER BY `date_filed` DESC NULLS LAST, id DESC LIMIT 1 BY id LIMIT \{p\d+:UInt64\}$/, 'ordered by a document column, one term: the current documents among the ids of its current postings (no aggregate), once each')
+  t.match(byDate, /^SELECT d.id AS id, toFloat64\(0\) AS score, d.`date_filed` AS `date_filed` FROM `search_o` AS d WHERE d.id IN \(SELECT id FROM \(SELECT id, version FROM `search_o_postings_v2` ARRAY JOIN ids AS id WHERE \(\(field IN \{p\d+:Array\(String\)\} AND term = \{p\d+:String\}\)\) AND dictGetOrDefault\('search_o_live_v2', 'live', id, toUInt64\(0\)\) = version \+ 1\)\) AND dictGetOrDefault.* ORDER BY `date_filed` DESC NULLS LAST, id DESC LIMIT 1 BY id LIMIT \{p\d+:UInt64\}$/, 'ordered by a document column, one term: the current documents among the ids of its current postings (no aggregate), once each')
   const byDate2 = compile(searchSql(parseQuery('smith jones', 'o'), 'o', { order: [{ field: 'dateFiled', dir: 'desc' }], limit: 20, final: true })).query
   t.match(byDate2, /^SELECT d.id AS id, toFloat64\(0\) AS score, d.`date_filed` AS `date_filed` FROM `search_o` AS d WHERE d.id IN \(SELECT s.id FROM \(SELECT id, .*\) AS s WHERE \(ifNull\(s.`l0`, 0\) AND ifNull\(s.`l1`, 0\)\)\) AND dictGetOrDefault.* ORDER BY `date_filed` DESC NULLS LAST, id DESC LIMIT 1 BY id LIMIT \{p\d+:UInt64\}$/, 'ordered by a document column: the current documents the text matches, once each')
-  t.match(compile(searchSql(parseQuery('smith', 'o'), 'o', { order: [{ field: 'dateFiled', dir: 'desc' }], database: 'db1', final: true })).query, /dictGetOrDefault\('db1.search_o_live', 'live', id/)
+  t.match(compile(searchSql(parseQuery('smith', 'o'), 'o', { order: [{ field: 'dateFiled', dir: 'desc' }], database: 'db1', final: true })).query, /dictGetOrDefault\('db1.search_o_live_v2', 'live', id/)
   const paged = searchPageSql(parseQuery('smith', 'o'), 'o', { order: [{ field: 'dateFiled', dir: 'desc' }], limit: 20, offset: 40, final: true })
   const prefix = compile(paged.sql)
   t.match(prefix.query, /^SELECT \*, count\(\) OVER \(\) AS prefix_rows FROM \(SELECT d.id AS id, .* ORDER BY `date_filed` DESC NULLS LAST, id DESC LIMIT \{p\d+:UInt64\}\) ORDER BY `date_filed` DESC NULLS LAST, id DESC LIMIT 1 BY id LIMIT \{p\d+:UInt64\} OFFSET \{p\d+:UInt64\}$/,
@@ -141,7 +141,7 @@ t.test('statistics: per query, or df only with the corpus statistics cached by t
   const corpus = compile(corpusStatsSql('o'))
   t.match(corpus.query, /^SELECT count\(\) AS n, map\(\{p1:String\}, avg\(`case_name_len`\), .*\) AS avgdl FROM `search_o` FINAL$/)
   t.equal(Object.keys(corpus.query_params).length, SEARCH_TYPES.o.textFields.length)
-  t.equal(compile(refreshSql('o', { database: 'db1' })).query, 'SYSTEM RELOAD DICTIONARY `db1`.`search_o_live`')
+  t.equal(compile(refreshSql('o', { database: 'db1' })).query, 'SYSTEM RELOAD DICTIONARY `db1`.`search_o_live_v2`')
 })
 
 t.test('filters are ANDed with the query and do not score', async (t) => {
@@ -276,27 +276,30 @@ t.test('index rows of a large batch: every token and common gram once per docume
 t.test('DDL: documents, postings (migrating layout 1, moving layout 3 back), the dictionary of current versions', async (t) => {
   for (const type of ['o', 'r', 'd', 'rd', 'p', 'oa'] as const) {
     const ddl = searchTableDdl(type).map(compile)
-    t.equal(ddl.length, 13)
+    t.equal(ddl.length, 16)
     for (const q of ddl) t.same(q.query_params, {}, `${type}: DDL has no parameters`)
     const names = searchTables(type)
     const base = names.docs
     t.equal(names.postings, `${base}_postings_v2`)
     t.equal(names.ingest, names.postings, 'no ingest table: the name of the last part a layout-1 database lacks')
     t.match(ddl[0].query, new RegExp(`^CREATE TABLE IF NOT EXISTS \`${base}\` .*ENGINE = ReplacingMergeTree\\(version, is_deleted\\) ORDER BY id$`, 's'))
-    t.same(ddl.slice(1, 4).map((q) => q.query), [`DROP VIEW IF EXISTS \`${base}_postings_mv\``, `DROP VIEW IF EXISTS \`${base}_docs_mv\``, `DROP TABLE IF EXISTS \`${base}_ingest\``])
-    t.match(ddl[4].query, new RegExp(`^CREATE TABLE IF NOT EXISTS \`${base}_postings\` .*versions Array\\(UInt64\\)`))
-    t.equal(ddl[5].query, `CREATE TABLE IF NOT EXISTS \`${base}_postings_v3\` (\`field\` LowCardinality(String), \`term\` String, \`version\` UInt64, \`ids\` Array(Int64) CODEC(Delta, LZ4), \`tfs\` Array(UInt32), \`dls\` Array(UInt32), \`poss\` Array(Array(UInt32))) ENGINE = MergeTree ORDER BY (field, term)`, 'a layout-3 table (reverted layout), empty if absent')
-    t.match(ddl[6].query, /UNION ALL SELECT field, term, version, ids, tfs, dls, poss FROM `[a-z_]+_postings_v3` WHERE NOT endsWith\(toString\(field\), '~2'\) OR hasAny\(splitByChar\(' ', term\), \['a', 'an', /, 'its tokens and common grams copied back')
-    t.match(ddl[6].query, new RegExp(`^CREATE TABLE IF NOT EXISTS \`${names.postings}\` \\(\`field\` LowCardinality\\(String\\), \`term\` String, \`version\` UInt64, \`ids\` Array\\(Int64\\) CODEC\\(Delta, LZ4\\), \`tfs\` Array\\(UInt32\\), \`dls\` Array\\(UInt32\\), \`poss\` Array\\(Array\\(UInt32\\)\\)\\) ENGINE = MergeTree ORDER BY \\(field, term\\) SETTINGS index_granularity = 64, index_granularity_bytes = 262144 AS SELECT .* FROM \`${base}_postings\``))
-    t.equal(ddl[7].query, `DROP TABLE IF EXISTS \`${base}_postings\``)
-    t.equal(ddl[8].query, `DROP TABLE IF EXISTS \`${base}_postings_v3\``)
-    t.equal(ddl[9].query, `CREATE VIEW IF NOT EXISTS \`${names.live}_src\` AS SELECT id, version + 1 AS live FROM \`${names.docs}\` FINAL`)
-    t.equal(ddl[10].query, `CREATE DICTIONARY IF NOT EXISTS \`${names.live}\` (id Int64, live UInt64) PRIMARY KEY id SOURCE(CLICKHOUSE(TABLE '${names.live}_src')) LAYOUT(HASHED()) LIFETIME(MIN 1 MAX 5)`,
+    t.same(ddl.slice(2, 5).map((q) => q.query), [`DROP VIEW IF EXISTS \`${base}_postings_mv\``, `DROP VIEW IF EXISTS \`${base}_docs_mv\``, `DROP TABLE IF EXISTS \`${base}_ingest\``])
+    t.match(ddl[5].query, new RegExp(`^CREATE TABLE IF NOT EXISTS \`${base}_postings\` .*versions Array\\(UInt64\\)`))
+    t.equal(ddl[6].query, `CREATE TABLE IF NOT EXISTS \`${base}_postings_v3\` (\`field\` LowCardinality(String), \`term\` String, \`version\` UInt64, \`ids\` Array(Int64) CODEC(Delta, LZ4), \`tfs\` Array(UInt32), \`dls\` Array(UInt32), \`poss\` Array(Array(UInt32))) ENGINE = MergeTree ORDER BY (field, term)`, 'a layout-3 table (reverted layout), empty if absent')
+    t.match(ddl[7].query, /UNION ALL SELECT field, term, version, ids, tfs, dls, poss FROM `[a-z_]+_postings_v3` WHERE NOT endsWith\(toString\(field\), '~2'\) OR hasAny\(splitByChar\(' ', term\), \['a', 'an', /, 'its tokens and common grams copied back')
+    t.match(ddl[7].query, new RegExp(`^CREATE TABLE IF NOT EXISTS \`${names.postings}\` \\(\`field\` LowCardinality\\(String\\), \`term\` String, \`version\` UInt64, \`ids\` Array\\(Int64\\) CODEC\\(Delta, LZ4\\), \`tfs\` Array\\(UInt32\\), \`dls\` Array\\(UInt32\\), \`poss\` Array\\(Array\\(UInt32\\)\\)\\) ENGINE = MergeTree ORDER BY \\(field, term\\) SETTINGS index_granularity = 64, index_granularity_bytes = 262144 AS SELECT .* FROM \`${base}_postings\``))
+    t.equal(ddl[8].query, `DROP TABLE IF EXISTS \`${base}_postings\``)
+    t.equal(ddl[9].query, `DROP TABLE IF EXISTS \`${base}_postings_v3\``)
+    t.equal(ddl[1].query, `ALTER TABLE \`${base}\` ADD COLUMN IF NOT EXISTS text_version UInt64 DEFAULT version AFTER is_deleted, ADD COLUMN IF NOT EXISTS text_hash UInt64 AFTER text_version`, 'text versions added to an older table')
+    t.same(ddl.slice(10, 12).map((q) => q.query), [`DROP DICTIONARY IF EXISTS \`${base}_live\``, `DROP VIEW IF EXISTS \`${base}_live_src\``], 'the dictionary before text versions dropped')
+    t.equal(names.live, `${base}_live_v2`)
+    t.equal(ddl[12].query, `CREATE VIEW IF NOT EXISTS \`${names.live}_src\` AS SELECT id, text_version + 1 AS live, version AS row_version FROM \`${names.docs}\` FINAL`)
+    t.equal(ddl[13].query, `CREATE DICTIONARY IF NOT EXISTS \`${names.live}\` (id Int64, live UInt64, row_version UInt64) PRIMARY KEY id SOURCE(CLICKHOUSE(TABLE '${names.live}_src')) LAYOUT(HASHED()) LIFETIME(MIN 1 MAX 5)`,
       'the source is a table name, resolved in the dictionary\'s database')
-    t.equal(ddl[11].query, `CREATE VIEW IF NOT EXISTS \`${names.latest}_src\` AS SELECT id, max(version) AS latest FROM \`${names.docs}\` GROUP BY id`, 'newest versions, deleted rows included')
-    t.equal(ddl[12].query, `CREATE DICTIONARY IF NOT EXISTS \`${names.latest}\` (id Int64, latest UInt64) PRIMARY KEY id SOURCE(CLICKHOUSE(TABLE '${names.latest}_src')) LAYOUT(HASHED()) LIFETIME(0)`,
+    t.equal(ddl[14].query, `CREATE OR REPLACE VIEW \`${names.latest}_src\` AS SELECT id, max(text_version) AS latest FROM \`${names.docs}\` GROUP BY id`, 'newest text versions, deleted rows included')
+    t.equal(ddl[15].query, `CREATE DICTIONARY IF NOT EXISTS \`${names.latest}\` (id Int64, latest UInt64) PRIMARY KEY id SOURCE(CLICKHOUSE(TABLE '${names.latest}_src')) LAYOUT(HASHED()) LIFETIME(0)`,
       'loaded only when a compaction reloads it')
   }
   t.equal(compile(postingsInsertSql('o', { database: 'db1' })).query, 'INSERT INTO `db1`.`search_o_postings_v2` FORMAT Native')
-  t.match(compile(searchTableDdl('o', { database: 'db1' })[10]).query, /SOURCE\(CLICKHOUSE\(TABLE 'search_o_live_src' DB 'db1' INVALIDATE_QUERY 'SELECT max\(version\) FROM db1.search_o'\)\)/)
+  t.match(compile(searchTableDdl('o', { database: 'db1' })[13]).query, /SOURCE\(CLICKHOUSE\(TABLE 'search_o_live_v2_src' DB 'db1' INVALIDATE_QUERY 'SELECT max\(version\) FROM db1.search_o'\)\)/)
 })
