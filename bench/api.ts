@@ -30,7 +30,7 @@
  * --citations also runs the citation network while loading (not needed by these reads).
  * The machine's load average is printed: other work on the same CPUs lowers every number.
  */
-import { mkdirSync, writeFileSync, readdirSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, writeFileSync, readdirSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { loadConfig, PROJECT_ROOT } from '../core/config.js'
@@ -47,6 +47,8 @@ import { measureVisibility, type Visibility } from './lib/visibility.js'
 import { startPostgres, type LocalPostgres } from './lib/postgres.js'
 import { copyDocketsToPostgres } from './lib/pg-copy.js'
 import { summarizeProfile, formatSummary, type Window, type WindowSummary } from './lib/profile.js'
+import { readModelPath } from '../api/read-model/consumer.js'
+import { storeFileName } from '../api/read-model/store.js'
 
 // ------------------------------------------------------------------------------ flags
 
@@ -154,6 +156,8 @@ try {
   const auth = { Authorization: `Token ${token}` }
   const apiPort = await freePort()
   const api = `http://127.0.0.1:${apiPort}`
+  // a store of the current layout is reused; one of an older layout (or none) is built from the topics
+  const storeKept = existsSync(path.join(readModelPath(rt.cfg), storeFileName()))
   let apiChild = startApi(apiPort, 'api')
   const firstApiPid = apiChild.pid
   let firstApiEndedAt = NaN
@@ -364,7 +368,7 @@ try {
     : `  change → visible: failed (${changeError})`)
   console.log(restartError
     ? `  restart: failed (${restartError})`
-    : `  restart: SIGTERM → exit ${stopSeconds.toFixed(1)} s; start → first detail 200 ${restartSeconds.toFixed(2)} s (first start of this run: ${readySeconds.toFixed(1)} s, read model ${reused ? 'reused' : 'built from the topics'})`)
+    : `  restart: SIGTERM → exit ${stopSeconds.toFixed(1)} s; start → first detail 200 ${restartSeconds.toFixed(2)} s (first start of this run: ${readySeconds.toFixed(1)} s, read model ${storeKept ? 'reused' : 'built from the topics'})`)
   console.log(`  PostgreSQL peer: ${pgNote || peerCheck}`)
   let profile: WindowSummary[] | undefined
   if (PROFILE) {

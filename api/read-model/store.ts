@@ -82,6 +82,9 @@ export interface RenderedDetail {
 /** The layout of the values; a store in another layout is rebuilt from the topics (7: large rows compressed; 8: a short origin mark in rendered texts). */
 const STORE_FORMAT = '8'
 
+/** The store's file in its folder: named by its layout, so a store in another layout is not opened. */
+export const storeFileName = (): string => `read-model.v${STORE_FORMAT}.mdb`
+
 /** Rows larger than this many bytes are stored LZ4-compressed. */
 const ENTITY_COMPRESSION_THRESHOLD = 1024
 
@@ -109,7 +112,7 @@ export function openReadStore(folder: string, refColumns: RefColumns, keyKinds: 
   mkdirSync(folder, { recursive: true })
   // One file per layout: a store in another layout is deleted, not emptied (emptying a million-row
   // store entry by entry kept a 1M-docket API from listening for minutes).
-  const file = `read-model.v${STORE_FORMAT}.mdb`
+  const file = storeFileName()
   for (const f of readdirSync(folder)) if (/^read-model(\.v\d+)?\.mdb(-lock)?$/.test(f) && !f.startsWith(file)) rmSync(join(folder, f), { force: true })
   const root: RootDatabase = open({ path: join(folder, file), compression: false, mapSize: 64 * 1024 ** 3, noMemInit: true })
   // Rows of one resource share their property names: stored once (shared structures) rather than
