@@ -110,6 +110,13 @@ function serverCpuMs0(): number | undefined {
   } catch { return undefined }
 }
 
+/** Documents first..last (ids), generated in batches as the corpus makes them. */
+function generate(corpus: ReturnType<typeof createCorpus>, first: number, last: number): OpinionDoc[] {
+  const docs: OpinionDoc[] = []
+  for (let b = first; b <= last; b += BATCH) docs.push(...corpus.batch(b, Math.min(BATCH, last + 1 - b)))
+  return docs
+}
+
 /** The texts queries are drawn from: every 499th document's tokens, up to 2,000. */
 function drawSamples(samples: string[][], docs: readonly OpinionDoc[]): void {
   for (const d of docs) if (samples.length < 2000 && d.id % 499 === 0) samples.push(tokens(d.text))
@@ -165,8 +172,7 @@ async function loadClickHouse(db: Db, samples: string[][]): Promise<LoadResult> 
   let serverCpuMs = 0
   for (let first = 1; first <= N; first += CHUNK) {
     const t0 = performance.now()
-    const docs: OpinionDoc[] = []
-    for (let b = first; b < Math.min(first + CHUNK, N + 1); b += BATCH) docs.push(...corpus.batch(b, Math.min(BATCH, N + 1 - b)))
+    const docs = generate(corpus, first, Math.min(first + CHUNK - 1, N))
     if (csv) {
       let out = ''
       for (const d of docs) {
@@ -346,8 +352,7 @@ async function measureCompaction(db: Db, queries: Query[], corpus: CorpusStats) 
   log(`compaction: indexing ${fmtInt(count)} documents again (the same texts at new versions, as after a change)`)
   const t0 = performance.now()
   for (let first = 1; first <= count; first += CHUNK) {
-    const docs: OpinionDoc[] = []
-    for (let b = first; b < Math.min(first + CHUNK, count + 1); b += BATCH) docs.push(...gen.batch(b, Math.min(BATCH, count + 1 - b)))
+    const docs = generate(gen, first, Math.min(first + CHUNK - 1, count))
     await indexDocs(db, docs, N + first) // above every version of the first load
     log(`  indexed again ${fmtInt(Math.min(first + CHUNK - 1, count))} / ${fmtInt(count)}`)
   }
@@ -443,9 +448,10 @@ async function main(): Promise<void> {
     log(`ClickHouse: corpus statistics (cached by the caller) in ${fmtMs(performance.now() - tc)} ms: n = ${fmtInt(Number(corpus.n))}`)
 
     const queries = makeQueries(samples)
-    const ch = await measure(clickhouseEngine(db, { n: Number(corpus.n), avgdl: corpus.avgdl }), queries)
+    const cached: CorpusStats = { n: Number(corpus.n), avgdl: corpus.avgdl }
+    const ch = await measure(clickhouseEngine(db, cached), queries)
     result.clickhouse = { load, parts, queries: ch }
-    if (REINDEX > 0) result.compaction = await measureCompaction(db, queries, { n: Number(corpus.n), avgdl: corpus.avgdl })
+    if (REINDEX > 0) result.compaction = await measureCompaction(db, queries, cached)
     // the index is not needed past this point: dropped now (not at the end) so that its disk space
     // (6.4 GiB at 1M documents) is free while PostgreSQL loads the same rows
     if (!KEEP) await root.command(sql`DROP DATABASE IF EXISTS ${ident(DB)}`)

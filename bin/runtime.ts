@@ -146,7 +146,6 @@ export function mailerOf(cfg: Config): Mailer | undefined {
   return createMailer({ host: s.host, port: s.port, from: s.from, secure: s.secure, ...(s.user ? { auth: { user: s.user, pass: s.password } } : {}) })
 }
 
-
 /** Stops what was started, last first; failures are logged, not thrown, so every part gets its turn. */
 export async function stopAll(rt: Runtime, parts: Stoppable[]): Promise<void> {
   for (const p of [...parts].reverse()) await p.stop().catch((err) => rt.log.warn({ err: (err as Error).message }, 'stop failed'))

@@ -99,6 +99,9 @@ function afterNode(field: string, dir: 'asc' | 'desc', a: After): Node {
   return or([beyond, and([{ kind: 'value', field, value: a.value }, idBeyond]), not(present)])
 }
 
+/** Whether the request's pages are ranked by BM25 (ordered by score, and its query scores). */
+const rankedByScore = (r: SearchRequest): boolean => r.order.some((k) => k.field === 'score') && scores(scoringPlan(r.query, searchType(r.type)))
+
 export function createSearchEngine(db: Db): SearchEngine {
   const corpus = new Map<SearchType, { at: number; stats: Promise<CorpusStats> }>()
   const corpusOf = (type: SearchType): Promise<CorpusStats> => {
@@ -146,8 +149,7 @@ export function createSearchEngine(db: Db): SearchEngine {
         totals.set(r, new Promise((resolve) => { tell = resolve }))
       }
       try {
-        const scored = r.order.some((k) => k.field === 'score') && scores(scoringPlan(r.query, searchType(r.type)))
-        const stats = scored ? (p.stats ?? await statsFor(r)) : undefined
+        const stats = rankedByScore(r) ? (p.stats ?? await statsFor(r)) : undefined
         const paged = searchPageSql(r.query, r.type, { ...o, stats, total: Boolean(tell) })
         let rows = await db.query<Record<string, unknown>>(paged.sql)
         if (paged.fallback?.needed(rows)) rows = await db.query<Record<string, unknown>>(paged.fallback.sql)
@@ -167,8 +169,7 @@ export function createSearchEngine(db: Db): SearchEngine {
       return Number(row?.count ?? 0)
     },
     async stats(r) {
-      const scored = r.order.some((k) => k.field === 'score') && scores(scoringPlan(r.query, searchType(r.type)))
-      return scored ? statsFor(r) : undefined
+      return rankedByScore(r) ? statsFor(r) : undefined
     },
     async results(type, ids) {
       if (!ids.length) return new Map()

@@ -220,7 +220,8 @@ export function searchTableDdl(type: SearchType, o: TableOptions = {}): Sql[] {
   return [
     sql`CREATE TABLE IF NOT EXISTS ${ref(o, t.docs)} (${join(cols.map(def), ', ')})
       ENGINE = ReplacingMergeTree(version, is_deleted) ORDER BY id`,
-    sql`ALTER TABLE ${ref(o, t.docs)} ADD COLUMN IF NOT EXISTS text_version UInt64 DEFAULT version AFTER is_deleted, ADD COLUMN IF NOT EXISTS text_hash UInt64 AFTER text_version`,
+    // the text-version columns, into a table created before them (constant names and types)
+    sql`ALTER TABLE ${ref(o, t.docs)} ${raw(TEXT_VERSION_COLUMNS.map((c, i) => `ADD COLUMN IF NOT EXISTS ${c.name} ${c.type} AFTER ${i ? TEXT_VERSION_COLUMNS[i - 1].name : 'is_deleted'}`).join(', '))}`,
     sql`DROP VIEW IF EXISTS ${ref(o, `${base}_postings_mv`)}`,
     sql`DROP VIEW IF EXISTS ${ref(o, `${base}_docs_mv`)}`,
     sql`DROP TABLE IF EXISTS ${ref(o, `${base}_ingest`)}`,
@@ -1287,16 +1288,15 @@ export function refreshSql(type: SearchType, o: TableOptions = {}): Sql {
 /**
  * A posting of document `id` at the row's `version` that no query can read again: the document
  * has a newer current text version (queries read only the current one), or it has none (deleted)
- * and a row with a newer text version exists. Both conditions hold for good: versions only grow. It reads the current
- * version from `<table>_live`, the dictionary the queries read, so a posting goes only once no
+ * and a row with a newer text version exists. Both conditions hold for good: versions only grow.
+ * It reads the current text version from `<table>_live_v2`, the dictionary the queries read, so a posting goes only once no
  * query can see it (a newer version the live dictionary does not know yet removes nothing), and
  * a document the live dictionary does not hold from `<table>_latest` (a deleted one; a new one
  * whose row is not there yet has no newer row either).
  */
 function isStale(o: TableOptions, type: SearchType, id: Sql): Sql {
-  const t = searchTables(type, o)
-  const live = sql`dictGetOrDefault(${dictName(o, t.live)}, 'live', ${id}, toUInt64(0))`
-  return sql`if(${live} > 0, version + 1 < ${live}, version < dictGetOrDefault(${dictName(o, t.latest)}, 'latest', ${id}, toUInt64(0)))`
+  const live = sql`dictGetOrDefault(${liveName(o, type)}, 'live', ${id}, toUInt64(0))`
+  return sql`if(${live} > 0, version + 1 < ${live}, version < dictGetOrDefault(${dictName(o, searchTables(type, o).latest)}, 'latest', ${id}, toUInt64(0)))`
 }
 
 /** The text field whose postings stand for a type's share of stale postings (compactionProbeSql). */
