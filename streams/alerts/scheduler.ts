@@ -7,6 +7,7 @@
  * Each run of a job for a period is recorded, so a restart or a second scheduler does not repeat it.
  */
 import { sql, ident } from '../../core/sql.js'
+import type { Clock } from '../../core/clock.js'
 import { createVersioner } from '../../schemas/events/index.js'
 import { SCHEDULER_RUNS } from '../../schemas/internal/alerts.js'
 import { oldDocketAlertsPayload, docketAlertObject, EVENT_TYPES, DAY_MS } from '../../domain/webhooks/index.js'
@@ -55,8 +56,7 @@ export async function startScheduler(deps: SourceDeps, extra: Job[] = []) {
   const jobs = [dormancy, ...extra]
 
   /** Runs a job once for the period `now` falls in, unless that period's run is recorded. */
-  async function tick(job: Job): Promise<void> {
-    const now = clock.now()
+  async function tick(job: Job, now: number): Promise<void> {
     const period = String(Math.floor(now / clock.scaled(job.periodMs)))
     const done = await db.query(sql`SELECT 1 FROM ${table(SCHEDULER_RUNS)} FINAL WHERE job = ${job.name} AND period = ${period}`)
     if (done.length) return
@@ -64,17 +64,28 @@ export async function startScheduler(deps: SourceDeps, extra: Job[] = []) {
     await db.insert(SCHEDULER_RUNS, [{ job: job.name, period, ran_at: new Date().toISOString(), _version: version(), _deleted: 0 }])
   }
 
-  const loops = jobs.map(async (job) => {
-    while (!controller.signal.aborted) {
-      await tick(job).catch((err) => log.warn({ job: job.name, err: (err as Error).message }, 'scheduled job failed; it runs again next period'))
-      // Wake at the start of the next period (in scheduled time).
-      const period = clock.scaled(job.periodMs)
-      const wait = period - (clock.now() % period)
-      await new Promise<void>((resolve) => { const t = setTimeout(resolve, wait); controller.signal.addEventListener('abort', () => { clearTimeout(t); resolve() }, { once: true }) })
-    }
-  })
+  const loops = jobs.map((job) => everyPeriod(clock.scaled(job.periodMs), clock, controller.signal, (now) =>
+    tick(job, now).catch((err) => log.warn({ job: job.name, err: (err as Error).message }, 'scheduled job failed; it runs again next period'))))
   log.info({ jobs: jobs.map((j) => j.name) }, 'scheduler started')
   return {
     async stop() { controller.abort(); await Promise.all(loops); await ctx.stop() },
+  }
+}
+
+/**
+ * Calls `tick` now, then at the start of every following period of `periodMs` (wall-clock ms)
+ * until `signal` aborts, each time with a time inside the period it is for. A timer may fire a
+ * millisecond before the clock reaches the start of the period it waited for: the tick is for that
+ * period all the same (with the clock's reading it would find the previous period done, and the
+ * wait computed after it would skip the whole period).
+ */
+export async function everyPeriod(periodMs: number, clock: Pick<Clock, 'now'>, signal: AbortSignal, tick: (now: number) => Promise<void>): Promise<void> {
+  let due = clock.now()
+  while (!signal.aborted) {
+    const now = Math.max(clock.now(), due)
+    await tick(now)
+    due = (Math.floor(now / periodMs) + 1) * periodMs
+    const wait = Math.max(0, due - clock.now())
+    await new Promise<void>((resolve) => { const t = setTimeout(resolve, wait); signal.addEventListener('abort', () => { clearTimeout(t); resolve() }, { once: true }) })
   }
 }

@@ -16,7 +16,7 @@ import { startProcessors, stopAll } from '../../bin/runtime.js'
 import { buildApp } from '../../api/app.js'
 import { openPublisher } from '../../schemas/events/publisher.js'
 import { publishLines } from '../../connectors/drivers/publish.js'
-import { entityTopic } from '../../schemas/events/index.js'
+import { entityTopic, PROCESSORS } from '../../schemas/events/index.js'
 import { queueTopic } from '../../schemas/events/webhook-queue.js'
 import { DOCKET_ALERT_SENDER } from '../../streams/alerts/docket-alerts.js'
 import { DELIVERY_PROCESSOR } from '../../streams/webhooks/delivery.js'
@@ -77,15 +77,23 @@ t.test('events end to end', async (t) => {
   // Two old subscriptions of alice on dockets that ended long ago: idle 183 and 200 days at the
   // weekly job's next run. The job runs at the start of each scheduled week (scheduler.ts), and the
   // "old" band is one week wide, so the ages are set against that run, at least a second ahead (the
-  // alerts must be applied by then), not against now: a run 4 days later would already disable the first.
+  // alerts must be in ClickHouse by then), not against now: a run 4 days later would already disable
+  // the first. The job reads ClickHouse, so the alerts are set again against a later run until the
+  // table sink has written them before the run they were set for (a loaded machine can take longer
+  // than a scheduled week).
   const WEEK = 7 * DAY
-  let runAt = Math.ceil(Date.now() / WEEK) * WEEK
-  if (runAt - Date.now() < 1_000) runAt += WEEK
-  const idleAtRun = (days: number) => new Date(runAt - days * DAY).toISOString()
-  for (const [id, docket, idle] of [[71, 2, 183], [72, 3, 200]] as const) {
-    await pub.upsert('docket-alerts', { id, user_id: aliceId, docket_id: docket, alert_type: 1, secret_key: 'k'.repeat(40), date_created: idleAtRun(idle), date_modified: idleAtRun(idle), date_last_hit: null })
+  for (let attempt = 1; ; attempt++) {
+    let runAt = Math.ceil(Date.now() / WEEK) * WEEK
+    if (runAt - Date.now() < 1_000) runAt += WEEK
+    const idleAtRun = (days: number) => new Date(runAt - days * DAY).toISOString()
+    for (const [id, docket, idle] of [[71, 2, 183], [72, 3, 200]] as const) {
+      await pub.upsert('docket-alerts', { id, user_id: aliceId, docket_id: docket, alert_type: 1, secret_key: 'k'.repeat(40), date_created: idleAtRun(idle), date_modified: idleAtRun(idle), date_last_hit: null })
+    }
+    await pub.flush()
+    await consumedAll(rt, PROCESSORS.tableSink, [entityTopic(rt.cfg, 'docket-alerts'), entityTopic(rt.cfg, 'dockets')], 'the old alerts in ClickHouse')
+    if (Date.now() < runAt - 100) break
+    if (attempt === 5) throw new Error('the table sink never wrote the old alerts before the weekly run they were set for')
   }
-  await pub.flush()
   /** Every webhook event queued so far delivered (and answered): the delivery group committed the queue's end offsets. */
   const delivered = (what: string) => consumedAll(rt, DELIVERY_PROCESSOR, [queueTopic(rt.cfg)], what)
   const of = (who: string, type: number) => receiver.deliveries.filter((d) => d.path.includes(`who=${who}`) && d.json?.webhook?.event_type === type)
