@@ -1,4 +1,4 @@
-import { Kafka, logLevel, Partitioners, type Producer, type Admin, type Consumer, type ITopicConfig, type ProducerConfig } from 'kafkajs'
+import { Kafka, logLevel, Partitioners, type Producer, type Admin, type Consumer, type ConsumerConfig, type ITopicConfig, type ProducerConfig } from 'kafkajs'
 import pRetry from 'p-retry'
 import type { Config } from './config.js'
 import type { Logger } from './logger.js'
@@ -74,6 +74,25 @@ export const plainTopic = (topic: string, numPartitions = 1, retentionMs = 7 * 2
   topic, numPartitions, replicationFactor: 1,
   configEntries: [{ name: 'retention.ms', value: String(retentionMs) }, { name: 'max.message.bytes', value: String(16 * 1024 * 1024) }],
 })
+
+/**
+ * A consumer that stays stopped once disconnect() is called. kafkajs restarts a crashed consumer a
+ * moment after the crash's own disconnect, and when the application's disconnect() ran meanwhile
+ * (a crash during shutdown: a rebalance, deleted topics) the restart comes after it and runs on,
+ * reconnected, for the life of the process. Here the restart asks whether the consumer was stopped.
+ */
+export function stoppableConsumer(kafka: Kafka, config: ConsumerConfig): Consumer {
+  let stopped = false
+  const restartOnFailure = config.retry?.restartOnFailure
+  const consumer = kafka.consumer({
+    ...config,
+    // kafkajs's consumer default (retries: 5), kept: a retry option given here replaces it.
+    retry: { retries: 5, ...config.retry, restartOnFailure: async (e) => !stopped && (restartOnFailure ? restartOnFailure(e) : true) },
+  })
+  const disconnect = consumer.disconnect.bind(consumer)
+  consumer.disconnect = async () => { stopped = true; await disconnect() }
+  return consumer
+}
 
 /**
  * Subscribes to topics, retrying the broker's retriable answers: right after a topic is created

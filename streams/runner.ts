@@ -19,7 +19,7 @@ import type { Kafka, Consumer, Producer, KafkaMessage } from 'kafkajs'
 import pRetry from 'p-retry'
 import type { Logger } from '../core/logger.js'
 import { streamEvents, consumerLag, sinkRetries } from '../core/metrics.js'
-import { ensureTopics, plainTopic, idempotentProducer, subscribeAll } from '../core/kafka.js'
+import { ensureTopics, plainTopic, idempotentProducer, subscribeAll, stoppableConsumer } from '../core/kafka.js'
 import { CoPartitionedAssigner } from '../core/kafka-assigner.js'
 import { DependencyError } from '../core/dependency-error.js'
 
@@ -108,7 +108,7 @@ export async function startStream<E, Out>(def: StreamDef<E, Out>, deps: { kafka:
 
   const dlq: Producer = idempotentProducer(deps.kafka)
   await dlq.connect()
-  const consumer = deps.kafka.consumer({
+  const consumer = stoppableConsumer(deps.kafka, {
     groupId: def.groupId, sessionTimeout: 30_000, heartbeatInterval: 3_000, rebalanceTimeout: 60_000, ...def.timeouts,
     partitionAssigners: [CoPartitionedAssigner],
     maxBytesPerPartition: def.fetchBytes ?? 16 * 1024 * 1024, maxBytes: 4 * (def.fetchBytes ?? 16 * 1024 * 1024), maxWaitTimeInMs: 250,

@@ -13,7 +13,7 @@ import type { Config } from '../../core/config.js'
 import type { Logger } from '../../core/logger.js'
 import type { Registry } from '../../core/registry.js'
 import { CoPartitionedAssigner } from '../../core/kafka-assigner.js'
-import { subscribeAll, retryRetriable } from '../../core/kafka.js'
+import { subscribeAll, retryRetriable, stoppableConsumer } from '../../core/kafka.js'
 import type { Catalogue } from '../../schemas/catalogue/index.js'
 import { entityTopic, resourceOfTopic, createDecoder, validateEntityEvent } from '../../schemas/events/index.js'
 import { openReadStore, type ReadStore, type AppliedEvent } from './store.js'
@@ -69,7 +69,7 @@ export function createReadModel(deps: ReadModelDeps, opts: { path?: string } = {
         }))
         targets = ends.flat()
       } finally { await admin.disconnect() }
-      consumer = deps.kafka.consumer({
+      consumer = stoppableConsumer(deps.kafka, {
         groupId: `${cfg.topicPrefix}read-model.${store.storeId}`, partitionAssigners: [CoPartitionedAssigner],
         sessionTimeout: 30_000, heartbeatInterval: 3_000,
         // The broker answers a fetch as soon as any partition has data, so a long wait costs no

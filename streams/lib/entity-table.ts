@@ -12,7 +12,7 @@ import type { Consumer, Kafka } from 'kafkajs'
 import type { Config } from '../../core/config.js'
 import type { Logger } from '../../core/logger.js'
 import type { Registry } from '../../core/registry.js'
-import { retryRetriable, subscribeAll } from '../../core/kafka.js'
+import { retryRetriable, subscribeAll, stoppableConsumer } from '../../core/kafka.js'
 import { entityTopic, createDecoder, validateEntityEvent } from '../../schemas/events/index.js'
 
 export type Row = Record<string, unknown>
@@ -63,7 +63,7 @@ export function createEntityTable<K extends string | number = number>(deps: { cf
       await admin.connect()
       try { targets = new Map((await retryRetriable(() => admin.fetchTopicOffsets(topic))).map((p) => [p.partition, BigInt(p.high)])) } finally { await admin.disconnect() }
       checkReady()
-      consumer = deps.kafka.consumer({ groupId: `${deps.cfg.topicPrefix}table.${resource}.${randomUUID()}`, maxWaitTimeInMs: 50, sessionTimeout: 30_000, heartbeatInterval: 3_000 })
+      consumer = stoppableConsumer(deps.kafka, { groupId: `${deps.cfg.topicPrefix}table.${resource}.${randomUUID()}`, maxWaitTimeInMs: 50, sessionTimeout: 30_000, heartbeatInterval: 3_000 })
       await consumer.connect()
       await subscribeAll(consumer, [topic])
       await consumer.run({

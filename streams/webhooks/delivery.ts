@@ -26,7 +26,7 @@ import type { Clock } from '../../core/clock.js'
 import type { Db } from '../../core/clickhouse.js'
 import { sql, ident } from '../../core/sql.js'
 import { CoPartitionedAssigner } from '../../core/kafka-assigner.js'
-import { subscribeAll } from '../../core/kafka.js'
+import { subscribeAll, stoppableConsumer } from '../../core/kafka.js'
 import { groupId } from '../../schemas/events/index.js'
 import {
   afterFailure, onReenable, classifyAttempt, elapsedBeforeRetry, signatureHeaders, isForbiddenAddress, EVENT_STATUS, RESPONSE_TIMEOUT_MS, RESPONSE_BODY_LIMIT,
@@ -282,7 +282,7 @@ export async function startWebhookDelivery(deps: DeliveryDeps) {
     w.timer = setTimeout(() => { drain(key, gen).catch((err) => log.error({ err: (err as Error).message }, 'delivery failed; the partition is read again')) }, Math.max(0, at - clock.now()))
   }
 
-  const consumer: Consumer = deps.kafka.consumer({
+  const consumer: Consumer = stoppableConsumer(deps.kafka, {
     groupId: groupId(cfg, DELIVERY_PROCESSOR), partitionAssigners: [CoPartitionedAssigner], maxWaitTimeInMs: 20,
     sessionTimeout: 30_000, heartbeatInterval: 3_000, maxBytesPerPartition: 4 * 1024 * 1024,
   })
