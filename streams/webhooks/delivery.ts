@@ -27,7 +27,9 @@ import type { Db } from '../../core/clickhouse.js'
 import { sql, ident } from '../../core/sql.js'
 import { CoPartitionedAssigner } from '../../core/kafka-assigner.js'
 import { subscribeAll, stoppableConsumer } from '../../core/kafka.js'
-import { groupId } from '../../schemas/events/index.js'
+import { groupId, entityTopic } from '../../schemas/events/index.js'
+import { createWatermarks, type Watermarks } from '../../schemas/events/watermark-reader.js'
+import { createEndOffsets, sinkApplied } from '../alerts/context.js'
 import {
   afterFailure, onReenable, classifyAttempt, elapsedBeforeRetry, signatureHeaders, isForbiddenAddress, EVENT_STATUS, RESPONSE_TIMEOUT_MS, RESPONSE_BODY_LIMIT,
   DELIVERY_CONTENT_TYPE, type EventTypeId, type FailureEmailKind,
@@ -46,9 +48,14 @@ export const DELIVERY_PROCESSOR = 'webhook-delivery'
  */
 const CONCURRENCY = 32
 
+/** How long a re-enable waits for the table sink to write the endpoint's events before reading them. */
+const REENABLE_SINK_WAIT_MS = 10_000
+
 export interface DeliveryDeps {
   cfg: Config; kafka: Kafka; registry: Registry; log: Logger; clock: Clock; db: Db
   publisher: Publisher; queue: WebhookQueue; mailer?: Mailer
+  /** The table sink's watermarks, when the process already reads them (read here otherwise). */
+  watermarks?: Watermarks
   /** Where owners manage their webhooks (in failure mails). */
   panelUrl?: string
 }
@@ -87,6 +94,11 @@ export async function startWebhookDelivery(deps: DeliveryDeps) {
   const users: EntityTable = createEntityTable(deps, 'users')
   await Promise.all([endpoints.start(), users.start()])
   await Promise.all([endpoints.ready(), users.ready()])
+  const ownWatermarks = !deps.watermarks
+  const watermarks = deps.watermarks ?? createWatermarks(deps)
+  if (ownWatermarks) await watermarks.start()
+  const eventsTopic = entityTopic(cfg, 'webhook-events')
+  const eventOffsets = createEndOffsets(deps, [eventsTopic])
   const agent = safeAgent(cfg.webhooksAllowInsecure)
   const stats: DeliveryStats = { attempted: 0, delivered: 0, failed: 0, held: 0 }
   /** Events waiting for a retry, per endpoint (this instance owns the endpoint): for the "oldest pending" mail rule. */
@@ -184,8 +196,8 @@ export async function startWebhookDelivery(deps: DeliveryDeps) {
     // Reminded before anything is awaited: a short delay must not wait on Kafka acknowledgements.
     if (retry) remind(retry)
     const attempt = { status_code: outcome.status_code, response: outcome.response, error_message: outcome.error_message }
-    if (next.countsTowardFailures) await countFailure(e.webhook_id, next.disableEndpoint)
     if (next.nextAttemptAt !== null) {
+      if (next.countsTowardFailures) await countFailure(e.webhook_id, false)
       mine.set(e.event_id, e.date_created)
       pending.set(e.webhook_id, mine)
       await deps.queue.send([retry!])
@@ -193,6 +205,11 @@ export async function startWebhookDelivery(deps: DeliveryDeps) {
     } else {
       mine.delete(e.event_id)
       await deps.publisher.upsert('webhook-events', statusRow(e, EVENT_STATUS.FAILED, { ...attempt, retry_counter: next.retryCounter, failed_at: new Date(clock.now()).toISOString() }))
+      // The failure is in its topic before the endpoint's disable is in its own: whoever sees the
+      // endpoint disabled and re-enables it at once, the re-enable finds this event failed (reenable
+      // waits for the table sink to write what the topic holds).
+      if (next.disableEndpoint) await deps.publisher.flush()
+      if (next.countsTowardFailures) await countFailure(e.webhook_id, next.disableEndpoint)
     }
     if (next.email) await mail(next.email, endpoint, e, next.failureNumber, next.nextAttemptAt)
     if (next.disableEndpoint) log.info({ webhook: e.webhook_id }, 'webhook endpoint disabled after its eighth failure')
@@ -200,6 +217,12 @@ export async function startWebhookDelivery(deps: DeliveryDeps) {
 
   /** Re-enabled: the endpoint's events that failed or were held in the last two days go again. */
   async function reenable(e: QueuedEvent): Promise<void> {
+    // The events are read from ClickHouse: first let the table sink write what their topic holds
+    // now (the failure that disabled the endpoint, published just before the endpoint was).
+    const ends = (await eventOffsets.fetch()).get(eventsTopic)!
+    if (!await sinkApplied(watermarks, eventsTopic, ends, Date.now() + REENABLE_SINK_WAIT_MS)) {
+      log.warn({ webhook: e.webhook_id, waitedMs: REENABLE_SINK_WAIT_MS }, 'the table sink is behind on webhook events; re-enabling with what ClickHouse holds')
+    }
     const rows = await deps.db.query<Record<string, unknown>>(sql`
       SELECT * EXCEPT (_version, _deleted) FROM ${ident(deps.db.database)}.${ident('webhook_events')} FINAL
       WHERE webhook_id = ${e.webhook_id} AND status IN (${EVENT_STATUS.FAILED}, ${EVENT_STATUS.ENDPOINT_DISABLED}) AND NOT debug`)
@@ -339,7 +362,7 @@ export async function startWebhookDelivery(deps: DeliveryDeps) {
       for (const w of waiting.values()) clearTimeout(w.timer)
       for (const r of reminders.values()) clearTimeout(r)
       await consumer.disconnect()
-      await Promise.all([endpoints.stop(), users.stop()])
+      await Promise.all([endpoints.stop(), users.stop(), eventOffsets.stop(), ownWatermarks ? watermarks.stop() : undefined])
       await agent.close()
       log.info('webhook delivery stopped')
     },
