@@ -130,8 +130,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Details the read model keeps rendered (renderedDetail resources), built as their rows change.
   if (readModel) readModel.setRenderer?.(createDetailRenderer({ store: readModel.store, catalogue: deps.catalogue, serializers, refColumns: refColumnsOf(deps.catalogue), db: deps.db, log: deps.log }))
   const rendered = readModel ? (resource: string, key: string | number) => readModel.store.rendered(resource, key) : undefined
-  const renderedBytes = readModel ? (resource: string, key: string | number, origin: Buffer) => readModel.store.renderedFor(resource, key, origin) : undefined
-  const routes = registerResourceRoutes(app, { ...deps, serializers, listCache, overlayDeps: OVERLAY_DEPENDENCIES, source, writable, lists, objects, rendered, renderedBytes })
+  const routes = registerResourceRoutes(app, { ...deps, serializers, listCache, overlayDeps: OVERLAY_DEPENDENCIES, source, writable, lists, objects, rendered })
   if (writable && readModel && watermarks && publisherStarted && queueStarted) {
     const publisher = publisherStarted
     const queue = queueStarted

@@ -16,7 +16,7 @@ import { tableRef, type Row } from './fetch.js'
 import type { Serializer } from './serialize.js'
 import { compileListPlanner, type ListPlan } from './list-plan.js'
 import { listIndexesOf, narrow } from '../read-model/list-index.js'
-import { withOrigin } from '../read-model/origin-mark.js'
+import { withOrigin } from '../read-model/rendered-details.js'
 import { rememberJson } from './answer-json.js'
 
 export const MAX_PAGES = 100

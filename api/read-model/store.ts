@@ -27,7 +27,6 @@ import { mkdirSync, readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { open, type RootDatabase, type Database } from 'lmdb'
 import type { EntityEvent } from '../../schemas/events/index.js'
-import { withOrigin, withOriginBytes } from './origin-mark.js'
 import { entryKey, rangeOf, decodeEntry, bucketKey, bucketRangeOf, countFromBuckets, type ListIndex, type ListIndexes, type IndexValue, type IndexKey, type OrderRange } from './list-index.js'
 
 export type Row = Record<string, unknown>
@@ -59,8 +58,6 @@ export interface ReadStore {
   refSetVersion(resource: string, column: string, value: unknown): number
   /** The rendered v4 detail of a row, if it is current (rendered-details.ts). */
   rendered(resource: string, key: Key): string | undefined
-  /** The same as bytes, ORIGIN_MARK replaced by `origin` (UTF-8): what a detail GET sends. */
-  renderedFor(resource: string, key: Key, origin: Buffer): Buffer | undefined
   /** Rows whose rendered detail must be built again, at most `limit`. */
   staleRenders(limit: number): { resource: string; key: Key }[]
   /**
@@ -98,11 +95,6 @@ const ENTITY_COMPRESSION_THRESHOLD = 1024
  * reused buffer, whose length is the value's but whose memory is longer: bounds are explicit.
  */
 export function msgpackText(bytes: Buffer): string | undefined {
-  return msgpackTextBytes(bytes)?.toString('utf8')
-}
-
-/** The bytes of a msgpack string (a view of `bytes`), or undefined if they hold something else: msgpackText without the decoding. */
-export function msgpackTextBytes(bytes: Buffer): Buffer | undefined {
   const type = bytes[0]
   let start: number, length: number
   if (type >= 0xa0 && type <= 0xbf) { start = 1; length = type & 0x1f }
@@ -110,7 +102,7 @@ export function msgpackTextBytes(bytes: Buffer): Buffer | undefined {
   else if (type === 0xda) { start = 3; length = (bytes[1] << 8) | bytes[2] }
   else if (type === 0xdb) { start = 5; length = ((bytes[1] << 24) >>> 0) + ((bytes[2] << 16) | (bytes[3] << 8) | bytes[4]) }
   else return undefined
-  return start + length === bytes.length ? bytes.subarray(start, start + length) : undefined
+  return start + length === bytes.length ? bytes.toString('utf8', start, start + length) : undefined
 }
 
 /** How each resource's key is typed: integer keys are stored as numbers, so fk values find them. */
@@ -271,16 +263,6 @@ export function openReadStore(folder: string, refColumns: RefColumns, keyKinds: 
       const at: [string, Key] = [resource, keyOf(resource, key)]
       const bytes = rendered.getBinaryFast(at)
       return bytes === undefined ? undefined : (msgpackText(bytes as Buffer) ?? rendered.get(at))
-    },
-    renderedFor(resource, key, origin) {
-      const at: [string, Key] = [resource, keyOf(resource, key)]
-      const bytes = rendered.getBinaryFast(at) as Buffer | undefined
-      if (bytes === undefined) return undefined
-      // Copied out of lmdb-js's reused buffer before any other read: no UTF-8 decoding or encoding.
-      const text = msgpackTextBytes(bytes)
-      if (text) return withOriginBytes(text, origin)
-      const other = rendered.get(at)
-      return other === undefined ? undefined : Buffer.from(withOrigin(other, origin.toString()))
     },
     staleRenders(limit) {
       const out: { resource: string; key: Key }[] = []
