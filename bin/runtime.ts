@@ -15,6 +15,7 @@ import { registerEntitySchemas } from '../schemas/registry.js'
 import { ensureEntityTopics } from '../schemas/topics.js'
 import { openPublisher } from '../schemas/events/publisher.js'
 import { openWebhookQueue } from '../schemas/events/webhook-queue.js'
+import { createWatermarks } from '../schemas/events/watermark-reader.js'
 import { createMailer, type Mailer } from '../connectors/mail.js'
 import { recordsGatewayOf } from '../connectors/records-gateway.js'
 import { memoryRecordsSessions, redisRecordsSessions, type RecordsSessions } from '../connectors/records-sessions.js'
@@ -121,7 +122,11 @@ export async function startProcessors(rt: Runtime, roles: readonly ProcessorRole
     const queue = await openWebhookQueue(rt)
     const mailer = mailerOf(rt.cfg)
     started.push(publisher, queue, { stop: async () => { await mailer?.close() } })
-    const deps = { ...rt, publisher, queue, mailer }
+    // One reader of the table sink's watermarks for the roles here that wait on the sink (each
+    // would otherwise read the whole watermark topic with a consumer of its own); it stops after them.
+    const watermarks = roles.some((r) => ['search-index', 'webhook-delivery', 'docket-alerts', 'archive-fetch', 'prayers'].includes(r)) ? createWatermarks(rt) : undefined
+    if (watermarks) { await watermarks.start(); started.push(watermarks) }
+    const deps = { ...rt, publisher, queue, mailer, watermarks }
     if (roles.includes('webhook-delivery')) started.push(await startWebhookDelivery(deps))
     if (roles.includes('docket-alerts')) started.push(await startDocketAlertSender(deps))
     // users' sessions come from an API in this process, or from any through Redis (REDIS_URL)
@@ -132,7 +137,7 @@ export async function startProcessors(rt: Runtime, roles: readonly ProcessorRole
       // The indexer hands each batch's documents to the search-alert percolator before committing.
       const percolator = await startPercolator(deps)
       started.push(percolator)
-      started.push(await startSearchIndexer(rt, (docs) => percolator.percolate(docs)))
+      started.push(await startSearchIndexer({ ...rt, watermarks }, (docs) => percolator.percolate(docs)))
       started.push(startSearchCompaction(rt))
     }
   }

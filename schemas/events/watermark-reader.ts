@@ -25,6 +25,18 @@ export interface Watermarks {
   appliedOf(topic: string): ReadonlyMap<number, bigint>
 }
 
+/**
+ * The watermarks a processor reads: the process's own when it has them (`deps.watermarks`, one
+ * reader shared by the roles of a process), else a reader of the processor's own, started here.
+ * `release` stops only a reader started here.
+ */
+export async function useWatermarks(deps: { cfg: Config; kafka: Kafka; registry: Registry; log: Logger; watermarks?: Watermarks }): Promise<{ watermarks: Watermarks; release(): Promise<void> }> {
+  if (deps.watermarks) return { watermarks: deps.watermarks, release: async () => {} }
+  const own = createWatermarks(deps)
+  await own.start()
+  return { watermarks: own, release: () => own.stop() }
+}
+
 export function createWatermarks(deps: { cfg: Config; kafka: Kafka; registry: Registry; log: Logger }): Watermarks {
   const { cfg } = deps
   const applied = new Map<string, bigint>()

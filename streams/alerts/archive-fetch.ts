@@ -27,7 +27,7 @@ import { archiveFetchPayload, EVENT_TYPES } from '../../domain/webhooks/index.js
 import type { RecordsGateway } from '../../connectors/records-gateway.js'
 import type { RecordsSessions } from '../../connectors/records-sessions.js'
 import { startStream, type StreamDef, type BatchContext } from '../runner.js'
-import { createWatermarks } from '../../schemas/events/watermark-reader.js'
+import { useWatermarks } from '../../schemas/events/watermark-reader.js'
 import { openSourceContext, asShown, createEndOffsets, catchUp, sinkCatchUp, tableCatchUp, type SourceDeps, type Row } from './context.js'
 
 export const ARCHIVE_FETCHER = 'archive-fetcher'
@@ -44,9 +44,7 @@ export async function startArchiveFetcher(deps: SourceDeps & { gateway?: Records
   const { cfg, clock } = deps
   const log = deps.log.child({ stream: ARCHIVE_FETCHER })
   const ctx = await openSourceContext(deps, ARCHIVE_FETCHER)
-  const ownWatermarks = !deps.watermarks
-  const watermarks = deps.watermarks ?? createWatermarks(deps)
-  if (ownWatermarks) await watermarks.start()
+  const { watermarks, release: releaseWatermarks } = await useWatermarks(deps)
   const sinkTopics = (['archive-fetch', 'archive-documents', 'dockets', 'docket-alerts'] as const).map((r) => entityTopic(cfg, r))
   const offsets = createEndOffsets(deps, [...sinkTopics, ctx.users.topic, ctx.webhooks.topic])
   const decode = createDecoder(deps.registry)
@@ -159,7 +157,7 @@ export async function startArchiveFetcher(deps: SourceDeps & { gateway?: Records
     consumer: stream.consumer,
     async stop() {
       await stream.stop()
-      await Promise.all([ctx.stop(), offsets.stop(), ownWatermarks ? watermarks.stop() : undefined])
+      await Promise.all([ctx.stop(), offsets.stop(), releaseWatermarks()])
     },
   }
 }

@@ -25,7 +25,7 @@
  * higher, and wins over the sender's write.
  */
 import { sql, ident } from '../../core/sql.js'
-import { createWatermarks } from '../../schemas/events/watermark-reader.js'
+import { useWatermarks } from '../../schemas/events/watermark-reader.js'
 import { entityTopic, dlqTopic, groupId, createDecoder, validateEntityEvent, createVersioner, type EntityEvent } from '../../schemas/events/index.js'
 import { ALERT_ENTRIES_SEEN } from '../../schemas/internal/alerts.js'
 import { docketAlertPayload, EVENT_TYPES } from '../../domain/webhooks/index.js'
@@ -47,9 +47,7 @@ export async function startDocketAlertSender(deps: SourceDeps) {
   const alerts = createEntityTable(deps, 'docket-alerts')
   await alerts.start()
   await alerts.ready()
-  const ownWatermarks = !deps.watermarks
-  const watermarks = deps.watermarks ?? createWatermarks(deps)
-  if (ownWatermarks) await watermarks.start()
+  const { watermarks, release: releaseWatermarks } = await useWatermarks(deps)
   const sinkTopics = [entityTopic(cfg, 'archive-documents'), entityTopic(cfg, 'dockets')]
   const offsets = createEndOffsets(deps, [alerts.topic, ctx.users.topic, ctx.webhooks.topic, ...sinkTopics])
   const decode = createDecoder(deps.registry)
@@ -154,7 +152,7 @@ export async function startDocketAlertSender(deps: SourceDeps) {
     consumer: stream.consumer,
     async stop() {
       await stream.stop()
-      await Promise.all([alerts.stop(), ctx.stop(), offsets.stop(), hits.stop(), ownWatermarks ? watermarks.stop() : undefined])
+      await Promise.all([alerts.stop(), ctx.stop(), offsets.stop(), hits.stop(), releaseWatermarks()])
     },
   }
 }

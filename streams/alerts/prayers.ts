@@ -19,7 +19,7 @@ import { prayAndPayPayload, EVENT_TYPES } from '../../domain/webhooks/index.js'
 import { PRAYER_STATUS } from '../../domain/alerts/prayers.js'
 import { prayerGrantedMail } from '../../connectors/mail.js'
 import { startStream, type StreamDef, type BatchContext } from '../runner.js'
-import { createWatermarks } from '../../schemas/events/watermark-reader.js'
+import { useWatermarks } from '../../schemas/events/watermark-reader.js'
 import { openSourceContext, asShown, createEndOffsets, catchUp, sinkCatchUp, tableCatchUp, type SourceDeps, type Row } from './context.js'
 
 export const PRAYER_GRANTER = 'prayer-granter'
@@ -31,9 +31,7 @@ export async function startPrayerGranter(deps: SourceDeps) {
   const { cfg, db } = deps
   const log = deps.log.child({ stream: PRAYER_GRANTER })
   const ctx = await openSourceContext(deps, PRAYER_GRANTER)
-  const ownWatermarks = !deps.watermarks
-  const watermarks = deps.watermarks ?? createWatermarks(deps)
-  if (ownWatermarks) await watermarks.start()
+  const { watermarks, release: releaseWatermarks } = await useWatermarks(deps)
   const prayersTopic = entityTopic(cfg, 'prayers')
   const offsets = createEndOffsets(deps, [prayersTopic, ctx.users.topic, ctx.webhooks.topic])
   const decode = createDecoder(deps.registry)
@@ -86,7 +84,7 @@ export async function startPrayerGranter(deps: SourceDeps) {
     consumer: stream.consumer,
     async stop() {
       await stream.stop()
-      await Promise.all([ctx.stop(), offsets.stop(), ownWatermarks ? watermarks.stop() : undefined])
+      await Promise.all([ctx.stop(), offsets.stop(), releaseWatermarks()])
     },
   }
 }

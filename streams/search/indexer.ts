@@ -23,7 +23,7 @@ import { DependencyError } from '../../core/dependency-error.js'
 import { sql, ident, compile } from '../../core/sql.js'
 import type { Catalogue } from '../../schemas/catalogue/index.js'
 import { entityTopic, dlqTopic, groupId, createDecoder, validateEntityEvent, createVersioner, type EntityEvent } from '../../schemas/events/index.js'
-import { createWatermarks, type Watermarks } from '../../schemas/events/watermark-reader.js'
+import { useWatermarks, type Watermarks } from '../../schemas/events/watermark-reader.js'
 import { SEARCH_RESULTS } from '../../schemas/internal/search.js'
 import { SEARCH_TYPES, analyzeDocument, textHash, searchTables, type SearchType, type AnalyzedDoc } from '../../domain/search/index.js'
 import { refreshSql, toIndexRows, indexColumns, postingsInsertSql, type IndexDoc, type IndexRows } from '../../domain/search/to-sql.js'
@@ -57,9 +57,7 @@ export async function startSearchIndexer(deps: IndexerDeps, onIndexed?: (docs: I
   const source = createDocumentSource(db)
   const decode = createDecoder(deps.registry)
   const version = createVersioner()
-  const ownWatermarks = !deps.watermarks
-  const watermarks = deps.watermarks ?? createWatermarks(deps)
-  if (ownWatermarks) await watermarks.start()
+  const { watermarks, release: releaseWatermarks } = await useWatermarks(deps)
   const resources = [...new Set(Object.values(SEARCH_SOURCES).flat())].filter((r) => cat.has(r))
   const byTopic = new Map(resources.map((r) => [entityTopic(cfg, r), r]))
   const table = (name: string) => sql`${ident(db.database)}.${ident(name)}`
@@ -173,7 +171,7 @@ export async function startSearchIndexer(deps: IndexerDeps, onIndexed?: (docs: I
   const stream = await startStream(def, deps)
   return {
     consumer: stream.consumer,
-    async stop() { await stream.stop(); if (ownWatermarks) await watermarks.stop() },
+    async stop() { await stream.stop(); await releaseWatermarks() },
   }
 }
 

@@ -28,7 +28,7 @@ import { sql, ident } from '../../core/sql.js'
 import { CoPartitionedAssigner } from '../../core/kafka-assigner.js'
 import { subscribeAll, stoppableConsumer } from '../../core/kafka.js'
 import { groupId, entityTopic } from '../../schemas/events/index.js'
-import { createWatermarks, type Watermarks } from '../../schemas/events/watermark-reader.js'
+import { useWatermarks, type Watermarks } from '../../schemas/events/watermark-reader.js'
 import { createEndOffsets, sinkApplied } from '../alerts/context.js'
 import {
   afterFailure, onReenable, classifyAttempt, elapsedBeforeRetry, signatureHeaders, isForbiddenAddress, EVENT_STATUS, RESPONSE_TIMEOUT_MS, RESPONSE_BODY_LIMIT,
@@ -94,9 +94,7 @@ export async function startWebhookDelivery(deps: DeliveryDeps) {
   const users: EntityTable = createEntityTable(deps, 'users')
   await Promise.all([endpoints.start(), users.start()])
   await Promise.all([endpoints.ready(), users.ready()])
-  const ownWatermarks = !deps.watermarks
-  const watermarks = deps.watermarks ?? createWatermarks(deps)
-  if (ownWatermarks) await watermarks.start()
+  const { watermarks, release: releaseWatermarks } = await useWatermarks(deps)
   const eventsTopic = entityTopic(cfg, 'webhook-events')
   const eventOffsets = createEndOffsets(deps, [eventsTopic])
   const agent = safeAgent(cfg.webhooksAllowInsecure)
@@ -362,7 +360,7 @@ export async function startWebhookDelivery(deps: DeliveryDeps) {
       for (const w of waiting.values()) clearTimeout(w.timer)
       for (const r of reminders.values()) clearTimeout(r)
       await consumer.disconnect()
-      await Promise.all([endpoints.stop(), users.stop(), eventOffsets.stop(), ownWatermarks ? watermarks.stop() : undefined])
+      await Promise.all([endpoints.stop(), users.stop(), eventOffsets.stop(), releaseWatermarks()])
       await agent.close()
       log.info('webhook delivery stopped')
     },
