@@ -77,3 +77,147 @@ export function analyze(text: string): AnalyzedToken[] {
 export function normalizeKeyword(value: string): string {
   return NON_ASCII.test(value) ? fold(value).trim() : value.toLowerCase().trim()
 }
+
+/** The number of tokens of `text` (tokens(text).length), without making them. */
+export function tokenCount(text: string): number {
+  if (!text) return 0
+  if (NON_ASCII.test(text)) return tokens(text).length
+  let n = 0
+  let inWord = false
+  for (let i = 0; i < text.length; i++) {
+    const w = ASCII_WORD[text.charCodeAt(i)] === 1
+    if (w && !inWord) n++
+    inWord = w
+  }
+  return n
+}
+
+/**
+ * Numbers for the distinct tokens of many texts, in order of first appearance: what the indexer
+ * groups postings by. `scan` cuts a text exactly as tokens() does, but an ASCII token already
+ * known is matched in place (hashed and compared over the text's characters), so only a new token
+ * becomes a string: a batch's millions of repeated tokens would otherwise be made, hashed, kept
+ * alive until grouped and collected. Open addressing over a typed array, FNV-1a over the lower-case
+ * characters.
+ */
+export class TokenTable {
+  /** per number, the token (a new list after clear()) */
+  terms: string[] = []
+  /** the numbers scan() wrote, in position order (-1: a gap between two values), `n` of them */
+  out = new Int32Array(1024)
+  n = 0
+  /** per slot: token number (-1: empty) and the token's hash, side by side (one cache line per probe) */
+  private slots = new Int32Array(2 * 8192).fill(-1)
+  private mask = 8191
+
+  /** Forgets every token (numbers start again at 0), keeping the arrays. */
+  clear(): void {
+    this.terms = []
+    this.slots.fill(-1)
+    this.n = 0
+  }
+
+  /** Starts a new sequence in `out`. */
+  reset(): void { this.n = 0 }
+
+  /** Appends a gap (VALUE_GAP's place: between two values of a multi-valued field). */
+  gap(): void { this.push(-1) }
+
+  /** Appends the numbers of the tokens of `text`; returns how many tokens it had. */
+  scan(text: string): number {
+    const before = this.n
+    if (!text) return 0
+    if (NON_ASCII.test(text)) {
+      for (const m of fold(text).matchAll(WORD)) this.push(this.number(m[0]))
+      return this.n - before
+    }
+    const len = text.length
+    let start = -1
+    let h = 0
+    for (let i = 0; i <= len; i++) {
+      let c = i < len ? text.charCodeAt(i) : 32
+      if (ASCII_WORD[c] === 1) {
+        if (start < 0) { start = i; h = 0x811c9dc5 }
+        if (c <= 90 && c >= 65) c += 32
+        h = Math.imul(h ^ c, 0x01000193)
+      } else if (start >= 0) {
+        this.push(this.numberOfRange(text, start, i, h))
+        start = -1
+      }
+    }
+    return this.n - before
+  }
+
+  private push(g: number): void {
+    if (this.n === this.out.length) {
+      const o = new Int32Array(2 * this.n)
+      o.set(this.out)
+      this.out = o
+    }
+    this.out[this.n++] = g
+  }
+
+  /** The number of token `x` (a new one if unseen). */
+  private number(x: string): number {
+    let h = 0x811c9dc5
+    for (let i = 0; i < x.length; i++) h = Math.imul(h ^ x.charCodeAt(i), 0x01000193)
+    const { slots, terms, mask } = this
+    let i = (h ^ (h >>> 15)) & mask
+    for (;;) {
+      const g = slots[2 * i]
+      if (g === -1) return this.add(x, h, i)
+      if (slots[2 * i + 1] === h && terms[g] === x) return g
+      i = (i + 1) & mask
+    }
+  }
+
+  /** The number of the ASCII token text[start, end), lower-cased, whose hash is h. */
+  private numberOfRange(text: string, start: number, end: number, h: number): number {
+    const { slots, terms, mask } = this
+    const len = end - start
+    let i = (h ^ (h >>> 15)) & mask
+    for (;;) {
+      const g = slots[2 * i]
+      if (g === -1) return this.add(text.slice(start, end).toLowerCase(), h, i)
+      if (slots[2 * i + 1] === h) {
+        const t = terms[g]
+        if (t.length === len) {
+          let k = 0
+          for (; k < len; k++) {
+            let c = text.charCodeAt(start + k)
+            if (c <= 90 && c >= 65) c += 32
+            if (c !== t.charCodeAt(k)) break
+          }
+          if (k === len) return g
+        }
+      }
+      i = (i + 1) & mask
+    }
+  }
+
+  private add(x: string, h: number, slot: number): number {
+    const g = this.terms.length
+    this.terms.push(x)
+    this.slots[2 * slot] = g
+    this.slots[2 * slot + 1] = h
+    if (2 * this.terms.length > this.mask) this.grow()
+    return g
+  }
+
+  private grow(): void {
+    const old = this.slots
+    const n = old.length // twice the slots
+    const slots = new Int32Array(2 * n).fill(-1)
+    const mask = n - 1
+    for (let j = 0; j < old.length; j += 2) {
+      if (old[j] === -1) continue
+      const h = old[j + 1]
+      let i = (h ^ (h >>> 15)) & mask
+      while (slots[2 * i] !== -1) i = (i + 1) & mask
+      slots[2 * i] = old[j]
+      slots[2 * i + 1] = h
+    }
+    this.slots = slots
+    this.mask = mask
+  }
+}

@@ -9,7 +9,7 @@
  * cut to YYYY-MM-DD, ints are numbers; null, undefined and '' are absent values.
  */
 import { createHash } from 'node:crypto'
-import { tokens, normalizeKeyword } from './analyzer.js'
+import { tokens, tokenCount, normalizeKeyword } from './analyzer.js'
 import { searchType, type SearchType, type SearchField } from './fields.js'
 
 export const VALUE_GAP = ''
@@ -21,6 +21,8 @@ export interface AnalyzedField {
   readonly positions: ReadonlyMap<string, readonly number[]>
   /** number of real tokens (BM25 field length) */
   readonly length: number
+  /** the field's values as strings (absent ones left out): what `tokens` is cut from */
+  readonly sources: readonly string[]
   /** Whether some token starts with `prefix` (a binary search over the distinct tokens, sorted once). */
   hasPrefix(prefix: string): boolean
 }
@@ -46,10 +48,39 @@ export type SearchDocument = Readonly<Record<string, unknown>> & { readonly id: 
 
 const list = (v: unknown): unknown[] => (v === null || v === undefined ? [] : Array.isArray(v) ? v : [v])
 
-/** Token arrays are built eagerly; the position map only when a matcher first asks (indexing never does). */
+/**
+ * The text of one field: its values, cut into tokens only when something reads them (the
+ * matcher, the percolator). The indexer reads `sources` and numbers their tokens itself
+ * (analyzer.ts TokenTable), so indexing makes no string per token.
+ */
 class TextField implements AnalyzedField {
+  private toks: string[] | undefined
+  private count: number | undefined
   private map: Map<string, number[]> | undefined
-  constructor(readonly tokens: readonly string[], readonly length: number) {}
+  /** `sources`: the field's values as strings, absent ones left out */
+  constructor(readonly sources: readonly string[]) {}
+
+  get tokens(): readonly string[] {
+    if (this.toks) return this.toks
+    if (this.sources.length === 1) return (this.toks = tokens(this.sources[0]))
+    const toks: string[] = []
+    for (const v of this.sources) {
+      const t = tokens(v)
+      if (t.length === 0) continue
+      if (toks.length) toks.push(VALUE_GAP)
+      for (const x of t) toks.push(x)
+    }
+    return (this.toks = toks)
+  }
+
+  get length(): number {
+    if (this.count !== undefined) return this.count
+    let n = 0
+    if (this.toks) for (const t of this.toks) { if (t !== VALUE_GAP) n++ }
+    else for (const v of this.sources) n += tokenCount(v)
+    return (this.count = n)
+  }
+
   get positions(): ReadonlyMap<string, readonly number[]> {
     if (this.map) return this.map
     const map = new Map<string, number[]>()
@@ -72,21 +103,8 @@ class TextField implements AnalyzedField {
 }
 
 export function analyzeText(values: readonly unknown[]): AnalyzedField {
-  if (values.length === 1 && typeof values[0] === 'string') {
-    const t = tokens(values[0])
-    return new TextField(t, t.length)
-  }
-  const toks: string[] = []
-  let length = 0
-  for (const v of values) {
-    if (v === null || v === undefined || v === '') continue
-    const t = tokens(String(v))
-    if (t.length === 0) continue
-    if (toks.length) toks.push(VALUE_GAP)
-    for (const x of t) toks.push(x)
-    length += t.length
-  }
-  return new TextField(toks, length)
+  if (values.length === 1 && typeof values[0] === 'string') return new TextField(values as readonly string[])
+  return new TextField(values.filter((v) => v !== null && v !== undefined && v !== '').map(String))
 }
 
 function coerce(field: SearchField, v: unknown): FieldValue | null {

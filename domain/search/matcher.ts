@@ -33,7 +33,7 @@ export function fieldOf(spec: SearchTypeSpec, field: string): SearchField {
   return f
 }
 
-const EMPTY: AnalyzedField = { tokens: [], positions: new Map(), length: 0, hasPrefix: () => false }
+const EMPTY: AnalyzedField = { tokens: [], positions: new Map(), length: 0, sources: [], hasPrefix: () => false }
 
 export function phraseAt(f: AnalyzedField, toks: readonly string[]): boolean {
   const first = f.positions.get(toks[0])

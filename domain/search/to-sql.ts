@@ -58,7 +58,8 @@
  */
 import { sql, ident, join, param, raw, empty, type Sql } from '../../core/sql.js'
 import { and, type Node, type Scalar } from './ast.js'
-import { VALUE_GAP, type AnalyzedDoc } from './document.js'
+import { type AnalyzedDoc } from './document.js'
+import { TokenTable } from './analyzer.js'
 import { searchType, type FieldKind, type SearchField, type SearchType, type SearchTypeSpec } from './fields.js'
 import { fieldOf, textFieldsOf } from './matcher.js'
 import { B, K1, dfKey, scoringPlan, scores, weights, phraseWeights, type ScoringPlan, type SearchStats } from './bm25.js'
@@ -303,38 +304,57 @@ export interface IndexRows {
  */
 export function toIndexRows(type: SearchType, docs: readonly IndexDoc[]): IndexRows {
   const spec = searchType(type)
-  const byVersion = new Map<number, AnalyzedDoc[]>()
+  const byVersion = new Map<number, { docs: AnalyzedDoc[]; rows: unknown[][] }>()
   const rows: unknown[][] = []
   for (const { doc, version, deleted, textVersion, textHash } of docs) {
-    rows.push(docRow(spec, doc, version, deleted === true, deleted ? version : textVersion ?? version, deleted ? 0 : textHash ?? 0))
-    if (deleted || (textVersion ?? version) !== version) continue
-    const list = byVersion.get(version)
-    if (list) list.push(doc)
-    else byVersion.set(version, [doc])
+    const postings = !deleted && (textVersion ?? version) === version
+    // a document with postings gets its field lengths from their scan (filled in below)
+    const row = docRow(spec, doc, version, deleted === true, deleted ? version : textVersion ?? version, deleted ? 0 : textHash ?? 0, !postings)
+    rows.push(row)
+    if (!postings) continue
+    const group = byVersion.get(version)
+    if (group) { group.docs.push(doc); group.rows.push(row) } else byVersion.set(version, { docs: [doc], rows: [row] })
   }
   const groups: FieldPostings[] = []
-  for (const [version, list] of byVersion) {
+  const lengthAt = textLengthColumns(spec)
+  for (const [version, group] of byVersion) {
+    const dls = new Int32Array(group.docs.length)
     for (const f of spec.textFields) {
-      const { tokens, grams } = fieldPostings(list, f.column, version)
+      const { tokens, grams } = fieldPostings(group.docs, f.column, version, dls)
       groups.push(tokens, grams)
+      const at = lengthAt.get(f.column)!
+      for (let i = 0; i < dls.length; i++) group.rows[i][at] = dls[i]
     }
   }
-  const { chunks, arrays } = encodePostings(groups)
+  const { chunks, arrays, bytes } = encodePostings(groups)
   for (const g of groups) g.release()
   let released = false
-  const release = () => { if (!released) { released = true; arrays.forEach(give) } }
+  const release = () => { if (!released) { released = true; arrays.forEach(give); bytes.forEach(giveBytes) } }
   return { docs: rows, postings: chunks, postingRows: groups.reduce((n, g) => n + g.terms.length, 0), release }
 }
 
-function docRow(spec: SearchTypeSpec, doc: AnalyzedDoc, version: number, deleted: boolean, textVersion: number, textHash: number): unknown[] {
+/** A document row: with `lengths` false, its text fields' lengths are left 0 for the caller to set. */
+function docRow(spec: SearchTypeSpec, doc: AnalyzedDoc, version: number, deleted: boolean, textVersion: number, textHash: number, lengths: boolean): unknown[] {
   const row: unknown[] = [doc.id, version, deleted ? 1 : 0, textVersion, textHash]
   for (const f of spec.fields) {
     if (isKey(f)) continue
-    if (f.kind === 'text') { row.push(doc.text[f.column]?.length ?? 0); continue }
+    if (f.kind === 'text') { row.push(lengths ? doc.text[f.column]?.length ?? 0 : 0); continue }
     const v = doc.values[f.column] ?? []
     row.push(f.multi ? [...v] : (v[0] ?? null))
   }
   return row
+}
+
+/** Per text column, the index of its length in docRow's rows. */
+function textLengthColumns(spec: SearchTypeSpec): Map<string, number> {
+  const at = new Map<string, number>()
+  let i = 5
+  for (const f of spec.fields) {
+    if (isKey(f)) continue
+    if (f.kind === 'text') at.set(f.column, i)
+    i++
+  }
+  return at
 }
 
 /** A growable typed array of unsigned 32-bit integers. */
@@ -378,6 +398,21 @@ function give(a: Uint32Array): void {
   if (scratch.length < SCRATCH_ARRAYS) scratch.push(a)
 }
 
+/** The same for the String columns' buffers (a batch's terms take megabytes). */
+const scratchBytes: Buffer[] = []
+
+function takeBytes(n: number, lent: Buffer[]): Buffer {
+  let best = -1
+  for (let i = 0; i < scratchBytes.length; i++) if (scratchBytes[i].length >= n && (best < 0 || scratchBytes[i].length < scratchBytes[best].length)) best = i
+  const b = best < 0 ? Buffer.allocUnsafeSlow(Math.max(n, 4096)) : scratchBytes.splice(best, 1)[0]
+  lent.push(b)
+  return b
+}
+
+function giveBytes(b: Buffer): void {
+  if (scratchBytes.length < 16) scratchBytes.push(b)
+}
+
 /**
  * The postings of one field (a text column or its grams) of a batch's documents at one version,
  * by term number: for each document, its term numbers per position (-1: none) are counted and a
@@ -385,8 +420,6 @@ function give(a: Uint32Array): void {
  * millions of postings).
  */
 class FieldPostings {
-  /** per term number, the term; for grams its first token, the second in `seconds` (the gram's string is never made) */
-  readonly terms: string[] = []
   readonly seconds: string[] = []
   private count = new Int32Array(1024)
   /** per posting: term number, document (index into ids), tf, dl */
@@ -398,7 +431,11 @@ class FieldPostings {
   readonly ids: number[] = []
   private readonly touched = new U32()
 
-  constructor(readonly field: string, readonly version: number) {}
+  /**
+   * `terms`: per term number, the term (for grams its first token, the second in `seconds`: the
+   * gram's string is never made); for tokens, the TokenTable's list, which numbers them
+   */
+  constructor(readonly field: string, readonly version: number, readonly terms: string[] = []) {}
 
   /** Returns the scratch arrays (after encoding). */
   release(): void { for (const a of [this.pTerm, this.pDoc, this.pTf, this.pDl, this.pos, this.touched]) a.release() }
@@ -408,16 +445,16 @@ class FieldPostings {
     const g = this.terms.length
     this.terms.push(term)
     if (second !== undefined) this.seconds.push(second)
-    if (g === this.count.length) {
-      const c = new Int32Array(2 * g)
-      c.set(this.count)
-      this.count = c
-    }
     return g
   }
 
   /** One document: `at[i]` is the term number at position i (-1: none), for i < n. */
   doc(id: number, dl: number, at: Int32Array, n: number): void {
+    if (this.count.length < this.terms.length) {
+      const c = new Int32Array(Math.max(2 * this.count.length, this.terms.length))
+      c.set(this.count)
+      this.count = c
+    }
     const { count, touched } = this
     touched.n = 0
     for (let i = 0; i < n; i++) {
@@ -455,62 +492,6 @@ class FieldPostings {
 }
 
 /**
- * Term numbers of a field's tokens: open addressing over a typed array with an FNV-1a hash, about
- * 1.5 times faster than a Map on a batch's millions of freshly made token strings.
- */
-class TermTable {
-  /** per slot: term number (-1: empty) and the term's hash, side by side (one cache line per probe) */
-  private slots = new Int32Array(2 * 8192).fill(-1)
-  private mask = 8191
-  private size = 0
-  private hash = 0
-  private slot = 0
-
-  constructor(private readonly terms: string[]) {}
-
-  /** The term number of `x`, or -1 (then add() records the number `x` gets). */
-  get(x: string): number {
-    let h = 0x811c9dc5
-    for (let i = 0; i < x.length; i++) h = Math.imul(h ^ x.charCodeAt(i), 0x01000193)
-    const { slots, terms, mask } = this
-    let i = (h ^ (h >>> 15)) & mask
-    for (;;) {
-      const g = slots[2 * i]
-      if (g === -1) break
-      if (slots[2 * i + 1] === h && terms[g] === x) return g
-      i = (i + 1) & mask
-    }
-    this.hash = h
-    this.slot = i
-    return -1
-  }
-
-  /** Records that the term get() last did not find is number g. */
-  add(g: number): void {
-    this.slots[2 * this.slot] = g
-    this.slots[2 * this.slot + 1] = this.hash
-    if (2 * ++this.size > this.mask) this.grow()
-  }
-
-  private grow(): void {
-    const old = this.slots
-    const n = old.length // twice the slots
-    const slots = new Int32Array(2 * n).fill(-1)
-    const mask = n - 1
-    for (let j = 0; j < old.length; j += 2) {
-      if (old[j] === -1) continue
-      const h = old[j + 1]
-      let i = (h ^ (h >>> 15)) & mask
-      while (slots[2 * i] !== -1) i = (i + 1) & mask
-      slots[2 * i] = old[j]
-      slots[2 * i + 1] = h
-    }
-    this.slots = slots
-    this.mask = mask
-  }
-}
-
-/**
  * Term numbers of pairs of term numbers (a field's common grams): open addressing over typed
  * arrays (a Map keyed by u·2²⁶+v boxes every key beyond the small-integer range).
  */
@@ -519,6 +500,12 @@ class PairTable {
   private values = new Int32Array(4096)
   private size = 0
   private mask = 4095
+
+  /** Empties the table, keeping its arrays (a batch's grams grow them to megabytes). */
+  clear(): void {
+    this.keys.fill(-1)
+    this.size = 0
+  }
 
   private static slot(u: number, v: number, mask: number): number {
     let h = Math.imul(u, 0x9e3779b1) + v
@@ -559,33 +546,44 @@ class PairTable {
   }
 }
 
-/** Token and common-gram postings of one text column over a batch's documents (one version). */
-function fieldPostings(docs: readonly AnalyzedDoc[], column: string, version: number): { tokens: FieldPostings; grams: FieldPostings } {
-  const tokens = new FieldPostings(column, version)
+/** Reused by fieldPostings from one field to the next (it is synchronous): their arrays grow to megabytes. */
+const tokenTable = new TokenTable()
+const pairTable = new PairTable()
+
+/**
+ * Token and common-gram postings of one text column over a batch's documents (one version). The
+ * tokens are numbered straight from the field's values (TokenTable: no string per token).
+ */
+function fieldPostings(docs: readonly AnalyzedDoc[], column: string, version: number, dls: Int32Array): { tokens: FieldPostings; grams: FieldPostings } {
+  const table = tokenTable
+  table.clear()
+  const tokens = new FieldPostings(column, version, table.terms)
   const grams = new FieldPostings(gramField(column), version)
-  const termOf = new TermTable(tokens.terms)
   const common: boolean[] = []
-  const gramOf = new PairTable()
-  let at = new Int32Array(1024)
+  const gramOf = pairTable
+  gramOf.clear()
   let pair = new Int32Array(1024)
-  for (const doc of docs) {
+  for (let d = 0; d < docs.length; d++) {
+    const doc = docs[d]
+    dls[d] = 0
     const a = doc.text[column]
-    if (!a || a.tokens.length === 0) continue
-    const toks = a.tokens
-    const n = toks.length
-    if (n > at.length) { at = new Int32Array(2 * n); pair = new Int32Array(2 * n) }
-    for (let i = 0; i < n; i++) {
-      const x = toks[i]
-      if (x === VALUE_GAP) { at[i] = -1; continue }
-      let g = termOf.get(x)
-      if (g < 0) {
-        g = tokens.add(x)
-        termOf.add(g)
-        common.push(COMMON_WORDS.has(x))
-      }
-      at[i] = g
+    if (!a) continue
+    table.reset()
+    let dl = 0
+    for (const v of a.sources) {
+      const mark = table.n
+      if (mark > 0) table.gap()
+      const k = table.scan(v)
+      if (k === 0) table.n = mark // no gap before a value without tokens (as AnalyzedField.tokens)
+      dl += k
     }
-    tokens.doc(doc.id, a.length, at, n)
+    dls[d] = dl
+    const n = table.n
+    if (n === 0) continue
+    const at = table.out
+    for (let t = common.length; t < table.terms.length; t++) common.push(COMMON_WORDS.has(table.terms[t]))
+    if (n > pair.length) pair = new Int32Array(2 * n)
+    tokens.doc(doc.id, dl, at, n)
     let any = false
     for (let i = 0; i + 1 < n; i++) {
       const u = at[i]
@@ -594,13 +592,13 @@ function fieldPostings(docs: readonly AnalyzedDoc[], column: string, version: nu
       if (u < 0 || v < 0 || !(common[u] || common[v])) continue
       let g = gramOf.get(u, v)
       if (g < 0) {
-        g = grams.add(tokens.terms[u], tokens.terms[v])
+        g = grams.add(table.terms[u], table.terms[v])
         gramOf.set(u, v, g)
       }
       pair[i] = g
       any = true
     }
-    if (any) grams.doc(doc.id, a.length, pair, n - 1)
+    if (any) grams.doc(doc.id, dl, pair, n - 1)
   }
   return { tokens, grams }
 }
@@ -615,16 +613,14 @@ const TWO32 = 4294967296
  * numbers are little-endian, an Array is the cumulative UInt64 end offset of each row followed by
  * the flattened elements. Returned as chunks to send in order.
  */
-function encodePostings(groups: readonly FieldPostings[]): { chunks: Uint8Array[]; arrays: Uint32Array[] } {
+function encodePostings(groups: readonly FieldPostings[]): { chunks: Uint8Array[]; arrays: Uint32Array[]; bytes: Buffer[] } {
   let R = 0
   let P = 0
   let Q = 0
   for (const g of groups) { R += g.terms.length; P += g.pTerm.n; Q += g.pos.n }
-  const fields: string[] = new Array(R)
-  const terms: string[] = new Array(R)
-  const seconds: (string | undefined)[] = new Array(R)
   // scratch arrays (every element is written below), lent out until the caller's release()
   const arrays: Uint32Array[] = []
+  const bytes: Buffer[] = []
   const array = (n: number) => { const a = take(n); arrays.push(a); return a.subarray(0, n) }
   const versions = array(2 * R)
   const rowEnds = array(2 * R)
@@ -649,9 +645,6 @@ function encodePostings(groups: readonly FieldPostings[]): { chunks: Uint8Array[
     const vHi = Math.floor(g.version / TWO32)
     const vLo = g.version - vHi * TWO32
     for (let t = 0; t < T; t++, r++) {
-      fields[r] = g.field
-      terms[r] = g.terms[t]
-      seconds[r] = g.seconds[t]
       versions[2 * r] = vLo
       versions[2 * r + 1] = vHi
       rowEnds[2 * r] = p + next[t + 1]
@@ -678,18 +671,18 @@ function encodePostings(groups: readonly FieldPostings[]): { chunks: Uint8Array[
     q += g.pos.n
   }
   const u8 = (a: Uint32Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength)
-  const column = (name: string, type: string, ...data: Uint8Array[]) => [strings([name, type]), ...data]
+  const column = (name: string, type: string, ...data: Uint8Array[]) => [columnHeader(name, type), ...data]
   const chunks = [
     varUInt(7), varUInt(R),
-    ...column('field', 'String', strings(fields)),
-    ...column('term', 'String', strings(terms, seconds)),
+    ...column('field', 'String', fieldStrings(groups, bytes)),
+    ...column('term', 'String', termStrings(groups, bytes)),
     ...column('version', 'UInt64', u8(versions)),
     ...column('ids', 'Array(Int64)', u8(rowEnds), u8(ids)),
     ...column('tfs', 'Array(UInt32)', u8(rowEnds), u8(tfs)),
     ...column('dls', 'Array(UInt32)', u8(rowEnds), u8(dls)),
     ...column('poss', 'Array(Array(UInt32))', u8(rowEnds), u8(posEnds), u8(pos)),
   ]
-  return { chunks, arrays }
+  return { chunks, arrays, bytes }
 }
 
 function varUInt(v: number): Uint8Array {
@@ -699,29 +692,77 @@ function varUInt(v: number): Uint8Array {
   return Uint8Array.from(out)
 }
 
+/** A column's name and type, as two Strings. */
+function columnHeader(name: string, type: string): Buffer {
+  const buf = Buffer.allocUnsafe(12 + 3 * (name.length + type.length))
+  return buf.subarray(0, putString(buf, putString(buf, 0, name), type))
+}
+
 /**
- * A String column: VarUInt byte length + UTF-8 bytes per value; with `seconds`, value i is
- * `values[i] + ' ' + seconds[i]` where seconds[i] is set (a gram, written from its two tokens).
+ * The `field` String column of the groups' rows (VarUInt byte length + UTF-8 bytes per value):
+ * each group's field, once per term.
  */
-function strings(values: readonly string[], seconds?: readonly (string | undefined)[]): Buffer {
+function fieldStrings(groups: readonly FieldPostings[], lent: Buffer[]): Buffer {
   let size = 0
-  for (let i = 0; i < values.length; i++) size += 6 + 3 * (values[i].length + (seconds?.[i]?.length ?? 0)) // at most: a 5-byte length, 3 UTF-8 bytes per UTF-16 unit
-  const buf = Buffer.allocUnsafe(size)
+  for (const g of groups) size += g.terms.length * (6 + 3 * g.field.length)
+  const buf = takeBytes(size, lent)
   let o = 0
-  for (let i = 0; i < values.length; i++) {
-    // the bytes first, one byte after o (lengths below 128 are one byte), then the length
-    let n = buf.write(values[i], o + 1, 'utf8')
-    const second = seconds?.[i]
-    if (second !== undefined) { buf[o + 1 + n] = 0x20; n += 1 + buf.write(second, o + 2 + n, 'utf8') }
-    if (n < 0x80) { buf[o] = n; o += 1 + n; continue }
-    let extra = 0
-    for (let v = n >>> 7; v > 0; v >>>= 7) extra++
-    buf.copyWithin(o + 1 + extra, o + 1, o + 1 + n)
-    for (let v = n; v >= 0x80; v >>>= 7) buf[o++] = (v & 0x7f) | 0x80
-    buf[o++] = n >>> (7 * extra)
-    o += n
+  for (const g of groups) {
+    const start = o
+    o = putString(buf, o, g.field)
+    const one = o - start
+    for (let t = 1; t < g.terms.length; t++) for (let k = 0; k < one; k++) buf[o++] = buf[start + k]
+    if (g.terms.length === 0) o = start
   }
   return buf.subarray(0, o)
+}
+
+/** The `term` String column: per row its term, or for a gram `first + ' ' + second` (written from its two tokens). */
+function termStrings(groups: readonly FieldPostings[], lent: Buffer[]): Buffer {
+  let size = 0
+  for (const g of groups) {
+    for (const x of g.terms) size += 6 + 3 * x.length
+    for (const x of g.seconds) size += 1 + 3 * x.length
+  }
+  const buf = takeBytes(size, lent)
+  let o = 0
+  for (const g of groups) {
+    const { terms, seconds } = g
+    for (let t = 0; t < terms.length; t++) o = putString(buf, o, terms[t], seconds[t])
+  }
+  return buf.subarray(0, o)
+}
+
+/**
+ * Writes one String value at `o` (`first`, or `first + ' ' + second`); returns the end. The bytes
+ * go one byte after o (a length below 128 is one byte) and move only for a longer value.
+ */
+function putString(buf: Buffer, o: number, first: string, second?: string): number {
+  let n = put(buf, first, o + 1)
+  if (second !== undefined) { buf[o + 1 + n] = 0x20; n += 1 + put(buf, second, o + 2 + n) }
+  if (n < 0x80) { buf[o] = n; return o + 1 + n }
+  let extra = 0
+  for (let v = n >>> 7; v > 0; v >>>= 7) extra++
+  buf.copyWithin(o + 1 + extra, o + 1, o + 1 + n)
+  for (let v = n; v >= 0x80; v >>>= 7) buf[o++] = (v & 0x7f) | 0x80
+  buf[o++] = n >>> (7 * extra)
+  return o + n
+}
+
+/**
+ * Writes `s` as UTF-8 at `at`; returns the byte count. ASCII (nearly every token) is copied a
+ * character at a time: a Buffer.write per value costs more than the copy for tokens this short,
+ * and a batch has hundreds of thousands of them.
+ */
+/** Writes `s` as UTF-8 at `at`; returns the byte count. */
+function put(buf: Buffer, s: string, at: number): number {
+  const n = s.length
+  for (let k = 0; k < n; k++) {
+    const c = s.charCodeAt(k)
+    if (c >= 0x80) return buf.write(s, at, 'utf8')
+    buf[at + k] = c
+  }
+  return n
 }
 
 // ---------------------------------------------------------------- compiling a query
