@@ -28,7 +28,8 @@ import type { RecordsGateway } from '../../connectors/records-gateway.js'
 import type { RecordsSessions } from '../../connectors/records-sessions.js'
 import { startStream, type StreamDef, type BatchContext } from '../runner.js'
 import { useWatermarks } from '../../schemas/events/watermark-reader.js'
-import { openSourceContext, asShown, createEndOffsets, catchUp, sinkCatchUp, tableCatchUp, type SourceDeps, type Row } from './context.js'
+import { openSourceContext, asShown, type SourceDeps, type Row } from './context.js'
+import { createEndOffsets, catchUp, sinkCatchUp, tableCatchUp } from '../lib/catch-up.js'
 
 export const ARCHIVE_FETCHER = 'archive-fetcher'
 const STATUS = { QUEUED: 1, SUCCEEDED: 2, FAILED: 3, IN_PROGRESS: 4 } as const

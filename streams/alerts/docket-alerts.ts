@@ -33,7 +33,8 @@ import { docketAlertMail } from '../../connectors/mail.js'
 import { startStream, type StreamDef, type BatchContext } from '../runner.js'
 import { createEntityTable } from '../lib/entity-table.js'
 import { createPublisher } from '../../schemas/events/publisher.js'
-import { openSourceContext, asShown, createEndOffsets, catchUp, sinkCatchUp, tableCatchUp, type SourceDeps, type Row } from './context.js'
+import { openSourceContext, asShown, type SourceDeps, type Row } from './context.js'
+import { createEndOffsets, catchUp, sinkCatchUp, tableCatchUp } from '../lib/catch-up.js'
 
 export const DOCKET_ALERT_SENDER = 'docket-alert-sender'
 

@@ -20,7 +20,8 @@ import { PRAYER_STATUS } from '../../domain/alerts/prayers.js'
 import { prayerGrantedMail } from '../../connectors/mail.js'
 import { startStream, type StreamDef, type BatchContext } from '../runner.js'
 import { useWatermarks } from '../../schemas/events/watermark-reader.js'
-import { openSourceContext, asShown, createEndOffsets, catchUp, sinkCatchUp, tableCatchUp, type SourceDeps, type Row } from './context.js'
+import { openSourceContext, asShown, type SourceDeps, type Row } from './context.js'
+import { createEndOffsets, catchUp, sinkCatchUp, tableCatchUp } from '../lib/catch-up.js'
 
 export const PRAYER_GRANTER = 'prayer-granter'
 

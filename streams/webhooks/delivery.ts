@@ -29,7 +29,7 @@ import { CoPartitionedAssigner } from '../../core/kafka-assigner.js'
 import { subscribeAll, stoppableConsumer } from '../../core/kafka.js'
 import { groupId, entityTopic } from '../../schemas/events/index.js'
 import { useWatermarks, type Watermarks } from '../../schemas/events/watermark-reader.js'
-import { createEndOffsets, sinkApplied } from '../alerts/context.js'
+import { createEndOffsets, sinkApplied } from '../lib/catch-up.js'
 import {
   afterFailure, onReenable, classifyAttempt, elapsedBeforeRetry, signatureHeaders, isForbiddenAddress, EVENT_STATUS, RESPONSE_TIMEOUT_MS, RESPONSE_BODY_LIMIT,
   DELIVERY_CONTENT_TYPE, type EventTypeId, type FailureEmailKind,
