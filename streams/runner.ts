@@ -120,7 +120,7 @@ export async function startStream<E, Out>(def: StreamDef<E, Out>, deps: { kafka:
     autoCommit: false,
     eachBatchAutoResolve: false,
     partitionsConsumedConcurrently: 1,
-    eachBatch: async ({ batch, heartbeat, resolveOffset, isStale, isRunning }) => {
+    eachBatch: async ({ batch, heartbeat, resolveOffset, commitOffsetsIfNecessary, isStale, isRunning }) => {
       if (batch.messages.length === 0) return
       // A stopping consumer finishes a batch it is writing (and commits it); one still waiting
       // (keepAlive) or retrying a failed write is given up. A stale one (its partition moved to
@@ -197,7 +197,10 @@ export async function startStream<E, Out>(def: StreamDef<E, Out>, deps: { kafka:
       const last = batch.lastOffset()
       resolveOffset(last)
       const next = (BigInt(last) + 1n).toString()
-      await consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: next }])
+      // Through the batch's own commit: consumer.commitOffsets() does nothing once the consumer is
+      // stopping (kafkajs returns early when not running), so the batch a graceful stop finished
+      // was written but never committed, and applied again after the restart.
+      await commitOffsetsIfNecessary({ topics: [{ topic: batch.topic, partitions: [{ partition: batch.partition, offset: next }] }] })
       consumerLag.set({ group: def.groupId, topic: batch.topic, partition: String(batch.partition) }, Math.max(0, Number(batch.highWatermark) - Number(last) - 1))
       await def.afterCommit?.({ topic: batch.topic, partition: batch.partition, offset: next })
       await heartbeat()

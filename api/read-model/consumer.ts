@@ -87,7 +87,7 @@ export function createReadModel(deps: ReadModelDeps, opts: { path?: string } = {
         autoCommit: false,
         eachBatchAutoResolve: false,
         partitionsConsumedConcurrently: 2,
-        eachBatch: async ({ batch, resolveOffset, heartbeat, isStale }) => {
+        eachBatch: async ({ batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, isStale }) => {
           const resource = resourceOfTopic(cfg, batch.topic)
           if (!resource || batch.messages.length === 0) return
           const events: AppliedEvent[] = []
@@ -99,7 +99,8 @@ export function createReadModel(deps: ReadModelDeps, opts: { path?: string } = {
           const next = (BigInt(batch.lastOffset()) + 1n).toString()
           await store.apply(events, [{ topic: batch.topic, partition: batch.partition, offset: next }])
           resolveOffset(batch.lastOffset())
-          await c.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: next }])
+          // the batch's own commit: consumer.commitOffsets() does nothing once the consumer is stopping
+          await commitOffsetsIfNecessary({ topics: [{ topic: batch.topic, partitions: [{ partition: batch.partition, offset: next }] }] })
           wake()
           // The batch's changes are visible already (stale texts were dropped with them); rendering
           // only makes their details fast again, so it runs beside the consumer, not in its way.

@@ -1,6 +1,7 @@
 /**
  * The stream runner when its sink fails: a failing write is retried and nothing is lost, and
- * while writes fail no offset is committed, so a restart resumes from the last good batch.
+ * while writes fail no offset is committed, so a restart resumes from the last good batch. And
+ * when it stops: the batch it was writing is finished and committed.
  */
 import t from 'tap'
 import { testStack, waitFor } from '../helpers/stack.js'
@@ -55,4 +56,28 @@ t.test('while the sink keeps failing, no offset is committed', async (t) => {
   await stream.stop()
   const [{ partitions }] = await admin.fetchOffsets({ groupId: `${rt.cfg.topicPrefix}runner-test`, topics: [topic] })
   t.equal(partitions[0].offset, '-1', 'nothing committed: a restart reads the batch again')
+})
+
+t.test('a stop while a batch is written finishes the batch and commits it', async (t) => {
+  const { rt, topic, admin } = await setup(t, 30)
+  t.teardown(() => admin.disconnect())
+  let writing = () => {}
+  const started = new Promise<void>((resolve) => { writing = resolve })
+  let stopAsked = () => {}
+  const stopping = new Promise<void>((resolve) => { stopAsked = resolve })
+  const written: number[] = []
+  const stream = await startStream(def(rt, topic, async (xs) => {
+    writing()
+    // the write ends only once the stop has begun (the consumer no longer running)
+    await stopping
+    await new Promise((r) => setTimeout(r, 200))
+    written.push(...xs)
+  }), rt)
+  await started
+  const stopped = stream.stop()
+  stopAsked()
+  await stopped
+  t.ok(written.length > 0, `the batch in flight was written (${written.length} events)`)
+  const [{ partitions }] = await admin.fetchOffsets({ groupId: `${rt.cfg.topicPrefix}runner-test`, topics: [topic] })
+  t.equal(partitions[0].offset, String(written.length), 'and committed up to its last event: a restart does not apply it again')
 })

@@ -8,7 +8,7 @@
 import type { FaultCase, CaseContext } from '../lib/case.js'
 import type { CaseStack } from '../lib/stack.js'
 import { syntheticLoad, sampleLoad, CASE_LAW, SYNTHETIC_RESOURCE } from '../lib/load.js'
-import { rawCount, syntheticTally, resourceTally, addTallies, keepEveryInsert, redelivered } from '../lib/check.js'
+import { rawCount, syntheticTally, resourceTally, addTallies, keepEveryInsert, redelivered, partNames, duplicatesAround } from '../lib/check.js'
 import { waitRunning, stopRole, describeExit, logEntries, type RoleProcess } from '../lib/role.js'
 import { waitFor } from '../lib/wait.js'
 import { waitPipelineQuiet, pipelineLag } from '../lib/network.js'
@@ -50,6 +50,8 @@ export const sigterm: FaultCase = {
 
     await waitFor(async () => { load.ensureAlive(); return (await rawCount(rt, table)) >= load.total / 4 }, 'a quarter of the synthetic events applied', 120_000, 50)
     const sinkStop = await terminate(ctx, s, sink, 'sink')
+    // what the stopped sink wrote: tells, if an event is applied twice, which sink wrote it twice
+    const partsAtStop = await partNames(rt, table)
     sink = ctx.role('table-sink', 'table-sink', env)
     const sinkRestartMs = await waitRunning(sink)
 
@@ -66,8 +68,9 @@ export const sigterm: FaultCase = {
     Object.assign(ctx.record, { rows: tally.rows, lost: tally.lost + network.lost, duplicated: tally.duplicated + network.duplicated })
     // A graceful stop commits what it applied, so the restarted sink applies no event a second time.
     const reapplied = await redelivered(rt, table)
-    ctx.check(reapplied === 0, `${reapplied} synthetic events applied twice: the stopped sink did not commit all it had written`)
-    Object.assign(ctx.record.details, { sink: { ...sinkStop, restartMs: sinkRestartMs, eventsAppliedTwice: reapplied }, net: { ...netStop, restartMs: netRestartMs }, synthetic: tally.detail })
+    const where = reapplied ? await duplicatesAround(rt, table, partsAtStop) : undefined
+    ctx.check(reapplied === 0, `${reapplied} synthetic events applied twice${where ? ` (copies written both by the stopped sink: ${where.bothBefore}; by it and again after the restart, written but not committed: ${where.acrossIt}; both after the restart: ${where.bothAfter}; e.g. ${where.examples.join('; ')})` : ''}`)
+    Object.assign(ctx.record.details, { sink: { ...sinkStop, restartMs: sinkRestartMs, eventsAppliedTwice: reapplied, ...(where ? { duplicates: where } : {}) }, net: { ...netStop, restartMs: netRestartMs }, synthetic: tally.detail })
     for (const p of [sink, net]) {
       const stop = await stopRole(p, 'SIGTERM')
       ctx.check(stop.code === 0 && !stop.forced, `${p.label} did not stop cleanly on SIGTERM (${describeExit(stop)})`)

@@ -75,6 +75,30 @@ export async function keepEveryInsert(rt: Runtime, tableName: string): Promise<v
   await rt.db.command(sql`SYSTEM STOP MERGES ${table(rt, tableName)}`)
 }
 
+/** The active parts of a table (each insert is one while merges are stopped: keepEveryInsert). */
+export async function partNames(rt: Runtime, tableName: string): Promise<Set<string>> {
+  const rows = await rt.db.query<{ name: string }>(sql`SELECT name FROM system.parts WHERE database = ${rt.cfg.clickhouseDatabase} AND table = ${tableName} AND active`)
+  return new Set(rows.map((r) => r.name))
+}
+
+/**
+ * Where the copies of the events applied twice were written, against the parts that existed at a
+ * moment (`before`): both before it, one before and one after, both after. Says which process
+ * wrote an event twice when the moment is a stop and restart of the writer.
+ */
+export async function duplicatesAround(rt: Runtime, tableName: string, before: ReadonlySet<string>): Promise<{ bothBefore: number; acrossIt: number; bothAfter: number; examples: string[] }> {
+  const rows = await rt.db.query<{ v: string; parts: string[] }>(sql`SELECT toString(_version) AS v, groupArray(_part) AS parts FROM ${table(rt, tableName)} GROUP BY _version HAVING count() > 1 LIMIT 5000`)
+  const out = { bothBefore: 0, acrossIt: 0, bothAfter: 0, examples: [] as string[] }
+  for (const r of rows) {
+    const old = r.parts.filter((p) => before.has(p)).length
+    if (old === r.parts.length) out.bothBefore++
+    else if (old === 0) out.bothAfter++
+    else out.acrossIt++
+    if (out.examples.length < 5) out.examples.push(`${r.v}: ${r.parts.join(', ')}`)
+  }
+  return out
+}
+
 /** Rows inserted more than once for the same event (at-least-once redelivery), before any merge. */
 export async function redelivered(rt: Runtime, tableName: string): Promise<number> {
   const [r] = await rt.db.query<{ n: number }>(sql`SELECT count() - uniqExact(_version) AS n FROM ${table(rt, tableName)}`)
