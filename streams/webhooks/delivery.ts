@@ -322,7 +322,7 @@ export async function startWebhookDelivery(deps: DeliveryDeps) {
     autoCommit: false,
     eachBatchAutoResolve: false,
     partitionsConsumedConcurrently: 8,
-    eachBatch: async ({ batch, resolveOffset, heartbeat, pause, isStale }: EachBatchPayload) => {
+    eachBatch: async ({ batch, resolveOffset, heartbeat, pause, isStale, commitOffsetsIfNecessary }: EachBatchPayload) => {
       const held: Held[] = []
       for (const m of batch.messages) {
         try { held.push({ e: await deps.queue.codec.decode(m.value), offset: m.offset }) } catch (err) {
@@ -338,7 +338,9 @@ export async function startWebhookDelivery(deps: DeliveryDeps) {
         await deps.publisher.flush()
         if (isStale()) return
         resolveOffset(due[due.length - 1].offset)
-        await commit(batch.topic, batch.partition, due[due.length - 1].offset)
+        // The batch's own commit: consumer.commitOffsets() does nothing once the consumer is
+        // stopping, and what a stop let this batch deliver would be delivered again after a restart.
+        await commitOffsetsIfNecessary({ topics: [{ topic: batch.topic, partitions: [{ partition: batch.partition, offset: (BigInt(due[due.length - 1].offset) + 1n).toString() }] }] })
       }
       if (notDue !== -1 && !isStale()) {
         // Hold the rest and deliver each at its due time, from memory: no polling, no refetch.

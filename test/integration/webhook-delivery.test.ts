@@ -157,3 +157,37 @@ t.test('an answer later than one second fails the attempt, whether the headers o
   t.equal(delivered.retry_counter, 2, 'two failed attempts counted')
   t.equal((await app.inject({ url: `/api/rest/v4/webhooks/${hook.id}/`, headers })).json().failure_count, 2)
 })
+
+t.test('a delivery in flight when the delivery role stops is sent once, not again after its restart', async (t) => {
+  let release = () => {}
+  const gate = new Promise<void>((resolve) => { release = resolve })
+  let arrived = () => {}
+  const inFlight = new Promise<void>((resolve) => { arrived = resolve })
+  // The first request is answered only once the role has begun stopping.
+  const receiver = await startWebhookReceiver({ default: ok() })
+  receiver.queue(async () => { arrived(); await gate; return ok() })
+  t.teardown(() => receiver.close())
+  const rt = await testStack(t, { LDS_WEBHOOKS_ALLOW_INSECURE: '1' })
+  const sink = await startProcessors(rt, ['table-sink'])
+  t.teardown(() => stopAll(rt, sink))
+  let delivery = await startProcessors(rt, ['webhook-delivery'])
+  const app = await buildApp(rt)
+  t.teardown(() => app.close())
+  const token = await testUser(rt, 'owner', { app })
+  const created = await app.inject({ method: 'POST', url: '/api/rest/v4/webhooks/', headers: { authorization: `Token ${token}`, host: 'x.test' }, payload: { url: receiver.url, event_type: 1, version: 2, enabled: true } })
+  t.equal(created.statusCode, 201)
+  const userId = app.readModel!.store.get('webhooks', created.json().id)!.user_id as number
+  const emitter = await emitterFor(t, rt, app)
+  const [first] = await emitter.emit({ userId, eventType: 1, payload: () => ({ n: 1 }) })
+  await inFlight
+  const stopping = stopAll(rt, delivery)
+  setTimeout(release, 300)
+  await stopping
+  t.equal(receiver.deliveries.length, 1, 'the attempt in flight was finished before the role stopped')
+  delivery = await startProcessors(rt, ['webhook-delivery'])
+  t.teardown(() => stopAll(rt, delivery))
+  // A second event to the same endpoint: once it arrives, the restarted role has read past the first.
+  const [second] = await emitter.emit({ userId, eventType: 1, payload: () => ({ n: 2 }) })
+  await waitFor(async () => receiver.deliveries.some((d) => d.idempotencyKey === second.event_id), 'the second event delivered after the restart', 60_000)
+  t.equal(receiver.deliveries.filter((d) => d.idempotencyKey === first.event_id).length, 1, 'the first event was sent once: its delivery was committed by the stopping role')
+})
