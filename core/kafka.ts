@@ -1,4 +1,4 @@
-import { Kafka, logLevel, Partitioners, type Producer, type Admin, type Consumer, type ConsumerConfig, type ITopicConfig, type ProducerConfig } from 'kafkajs'
+import { Kafka, logLevel, Partitioners, type Producer, type Admin, type Consumer, type ConsumerConfig, type EachBatchPayload, type ITopicConfig, type ProducerConfig } from 'kafkajs'
 import pRetry from 'p-retry'
 import type { Config } from './config.js'
 import type { Logger } from './logger.js'
@@ -92,6 +92,17 @@ export function stoppableConsumer(kafka: Kafka, config: ConsumerConfig): Consume
   const disconnect = consumer.disconnect.bind(consumer)
   consumer.disconnect = async () => { stopped = true; await disconnect() }
   return consumer
+}
+
+/**
+ * Commits the offset after a batch (`next`) through the batch's own commit, retrying the broker's
+ * retriable answers. Not consumer.commitOffsets(): that does nothing once the consumer is stopping
+ * (kafkajs returns early when not running), so a batch a graceful stop lets finish would be
+ * written and never committed, and applied again after the restart. The batch's commit is sent
+ * while the member is still in its group (kafkajs leaves only after the batch in flight).
+ */
+export function commitBatch(commit: EachBatchPayload['commitOffsetsIfNecessary'], topic: string, partition: number, next: string): Promise<void> {
+  return retryRetriable(() => commit({ topics: [{ topic, partitions: [{ partition, offset: next }] }] }))
 }
 
 /**

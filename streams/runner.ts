@@ -19,7 +19,7 @@ import type { Kafka, Consumer, Producer, KafkaMessage } from 'kafkajs'
 import pRetry from 'p-retry'
 import type { Logger } from '../core/logger.js'
 import { streamEvents, consumerLag, sinkRetries } from '../core/metrics.js'
-import { ensureTopics, plainTopic, idempotentProducer, subscribeAll, stoppableConsumer } from '../core/kafka.js'
+import { ensureTopics, plainTopic, idempotentProducer, subscribeAll, stoppableConsumer, commitBatch } from '../core/kafka.js'
 import { CoPartitionedAssigner } from '../core/kafka-assigner.js'
 import { DependencyError } from '../core/dependency-error.js'
 
@@ -197,10 +197,7 @@ export async function startStream<E, Out>(def: StreamDef<E, Out>, deps: { kafka:
       const last = batch.lastOffset()
       resolveOffset(last)
       const next = (BigInt(last) + 1n).toString()
-      // Through the batch's own commit: consumer.commitOffsets() does nothing once the consumer is
-      // stopping (kafkajs returns early when not running), so the batch a graceful stop finished
-      // was written but never committed, and applied again after the restart.
-      await commitOffsetsIfNecessary({ topics: [{ topic: batch.topic, partitions: [{ partition: batch.partition, offset: next }] }] })
+      await commitBatch(commitOffsetsIfNecessary, batch.topic, batch.partition, next)
       consumerLag.set({ group: def.groupId, topic: batch.topic, partition: String(batch.partition) }, Math.max(0, Number(batch.highWatermark) - Number(last) - 1))
       await def.afterCommit?.({ topic: batch.topic, partition: batch.partition, offset: next })
       await heartbeat()

@@ -13,7 +13,7 @@ import type { Config } from '../../core/config.js'
 import type { Logger } from '../../core/logger.js'
 import type { Registry } from '../../core/registry.js'
 import { CoPartitionedAssigner } from '../../core/kafka-assigner.js'
-import { subscribeAll, retryRetriable, stoppableConsumer } from '../../core/kafka.js'
+import { subscribeAll, retryRetriable, stoppableConsumer, commitBatch } from '../../core/kafka.js'
 import type { Catalogue } from '../../schemas/catalogue/index.js'
 import { entityTopic, resourceOfTopic, createDecoder, validateEntityEvent } from '../../schemas/events/index.js'
 import { openReadStore, type ReadStore, type AppliedEvent } from './store.js'
@@ -99,8 +99,7 @@ export function createReadModel(deps: ReadModelDeps, opts: { path?: string } = {
           const next = (BigInt(batch.lastOffset()) + 1n).toString()
           await store.apply(events, [{ topic: batch.topic, partition: batch.partition, offset: next }])
           resolveOffset(batch.lastOffset())
-          // the batch's own commit: consumer.commitOffsets() does nothing once the consumer is stopping
-          await commitOffsetsIfNecessary({ topics: [{ topic: batch.topic, partitions: [{ partition: batch.partition, offset: next }] }] })
+          await commitBatch(commitOffsetsIfNecessary, batch.topic, batch.partition, next)
           wake()
           // The batch's changes are visible already (stale texts were dropped with them); rendering
           // only makes their details fast again, so it runs beside the consumer, not in its way.

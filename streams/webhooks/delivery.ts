@@ -26,7 +26,7 @@ import type { Clock } from '../../core/clock.js'
 import type { Db } from '../../core/clickhouse.js'
 import { sql, ident } from '../../core/sql.js'
 import { CoPartitionedAssigner } from '../../core/kafka-assigner.js'
-import { subscribeAll, stoppableConsumer } from '../../core/kafka.js'
+import { subscribeAll, stoppableConsumer, commitBatch } from '../../core/kafka.js'
 import { groupId, entityTopic } from '../../schemas/events/index.js'
 import { useWatermarks, type Watermarks } from '../../schemas/events/watermark-reader.js'
 import { createEndOffsets, sinkApplied } from '../lib/catch-up.js'
@@ -338,9 +338,8 @@ export async function startWebhookDelivery(deps: DeliveryDeps) {
         await deps.publisher.flush()
         if (isStale()) return
         resolveOffset(due[due.length - 1].offset)
-        // The batch's own commit: consumer.commitOffsets() does nothing once the consumer is
-        // stopping, and what a stop let this batch deliver would be delivered again after a restart.
-        await commitOffsetsIfNecessary({ topics: [{ topic: batch.topic, partitions: [{ partition: batch.partition, offset: (BigInt(due[due.length - 1].offset) + 1n).toString() }] }] })
+        // what a stop lets this batch deliver is committed (commitBatch), not delivered again after a restart
+        await commitBatch(commitOffsetsIfNecessary, batch.topic, batch.partition, (BigInt(due[due.length - 1].offset) + 1n).toString())
       }
       if (notDue !== -1 && !isStale()) {
         // Hold the rest and deliver each at its due time, from memory: no polling, no refetch.
