@@ -120,8 +120,22 @@ export class TokenTable {
   /** Starts a new sequence in `out`. */
   reset(): void { this.n = 0 }
 
-  /** Appends a gap (VALUE_GAP's place: between two values of a multi-valued field). */
-  gap(): void { this.push(-1) }
+  /**
+   * Appends the numbers of the tokens of a field's values, -1 between two values (VALUE_GAP's
+   * place, so a phrase never spans them; none before a value without tokens, as
+   * AnalyzedField.tokens); returns how many tokens there were.
+   */
+  scanValues(values: readonly string[]): number {
+    let count = 0
+    for (const v of values) {
+      const mark = this.n
+      if (mark > 0) this.push(-1)
+      const k = this.scan(v)
+      if (k === 0) this.n = mark
+      count += k
+    }
+    return count
+  }
 
   /** Appends the numbers of the tokens of `text`; returns how many tokens it had. */
   scan(text: string): number {

@@ -320,7 +320,7 @@ export function toIndexRows(type: SearchType, docs: readonly IndexDoc[]): IndexR
     if (group) { group.docs.push(doc); group.rows.push(row) } else byVersion.set(version, { docs: [doc], rows: [row] })
   }
   const groups: FieldPostings[] = []
-  const lengthAt = textLengthColumns(spec)
+  const lengthAt = textLengthColumns(type, spec)
   for (const [version, group] of byVersion) {
     const dls = new Int32Array(group.docs.length)
     for (const f of spec.textFields) {
@@ -333,7 +333,7 @@ export function toIndexRows(type: SearchType, docs: readonly IndexDoc[]): IndexR
   const { chunks, arrays, bytes } = encodePostings(groups)
   for (const g of groups) g.release()
   let released = false
-  const release = () => { if (!released) { released = true; arrays.forEach(give); bytes.forEach(giveBytes) } }
+  const release = () => { if (!released) { released = true; arrays.forEach(give); bytes.forEach(bytePool.give) } }
   return { docs: rows, postings: chunks, postingRows: groups.reduce((n, g) => n + g.terms.length, 0), release }
 }
 
@@ -349,16 +349,10 @@ function docRow(spec: SearchTypeSpec, doc: AnalyzedDoc, version: number, deleted
   return row
 }
 
-/** Per text column, the index of its length in docRow's rows. */
-function textLengthColumns(spec: SearchTypeSpec): Map<string, number> {
-  const at = new Map<string, number>()
-  let i = 5
-  for (const f of spec.fields) {
-    if (isKey(f)) continue
-    if (f.kind === 'text') at.set(f.column, i)
-    i++
-  }
-  return at
+/** Per text column, the index of its length in docRow's rows (the documents table's columns). */
+function textLengthColumns(type: SearchType, spec: SearchTypeSpec): Map<string, number> {
+  const columns = indexColumns(type)
+  return new Map(spec.textFields.map((f) => [f.column, columns.indexOf(lenColumn(f))]))
 }
 
 /** A growable typed array of unsigned 32-bit integers. */
@@ -381,40 +375,36 @@ class U32 {
 }
 
 /**
- * Scratch arrays reused from one toIndexRows call to the next (it is synchronous, so they are
+ * Scratch buffers reused from one toIndexRows call to the next (it is synchronous, so they are
  * never shared): a batch's intermediate postings would otherwise allocate some 50 MB of array
- * buffers, and V8 answers that much new external memory with full collections of the heap.
+ * buffers, and its String columns megabytes more, and V8 answers that much new external memory
+ * with full collections of the heap. `take` lends the smallest kept buffer that is long enough.
  */
-const scratch: Uint32Array[] = []
-const SCRATCH_ARRAYS = 256
-
-function take(n: number): Uint32Array {
-  let best = -1
-  for (let i = 0; i < scratch.length; i++) if (scratch[i].length >= n && (best < 0 || scratch[i].length < scratch[best].length)) best = i
-  if (best < 0) return new Uint32Array(n)
-  const a = scratch[best]
-  scratch[best] = scratch[scratch.length - 1]
-  scratch.pop()
-  return a
+function scratchPool<T extends { length: number }>(limit: number, make: (n: number) => T) {
+  const kept: T[] = []
+  return {
+    take(n: number): T {
+      let best = -1
+      for (let i = 0; i < kept.length; i++) if (kept[i].length >= n && (best < 0 || kept[i].length < kept[best].length)) best = i
+      if (best < 0) return make(n)
+      const a = kept[best]
+      kept[best] = kept[kept.length - 1]
+      kept.pop()
+      return a
+    },
+    give(a: T): void { if (kept.length < limit) kept.push(a) },
+  }
 }
 
-function give(a: Uint32Array): void {
-  if (scratch.length < SCRATCH_ARRAYS) scratch.push(a)
-}
-
-/** The same for the String columns' buffers (a batch's terms take megabytes). */
-const scratchBytes: Buffer[] = []
+const arrayPool = scratchPool<Uint32Array>(256, (n) => new Uint32Array(n))
+const bytePool = scratchPool<Buffer>(16, (n) => Buffer.allocUnsafeSlow(Math.max(n, 4096)))
+const take = arrayPool.take
+const give = arrayPool.give
 
 function takeBytes(n: number, lent: Buffer[]): Buffer {
-  let best = -1
-  for (let i = 0; i < scratchBytes.length; i++) if (scratchBytes[i].length >= n && (best < 0 || scratchBytes[i].length < scratchBytes[best].length)) best = i
-  const b = best < 0 ? Buffer.allocUnsafeSlow(Math.max(n, 4096)) : scratchBytes.splice(best, 1)[0]
+  const b = bytePool.take(n)
   lent.push(b)
   return b
-}
-
-function giveBytes(b: Buffer): void {
-  if (scratchBytes.length < 16) scratchBytes.push(b)
 }
 
 /**
@@ -573,14 +563,7 @@ function fieldPostings(docs: readonly AnalyzedDoc[], column: string, version: nu
     const a = doc.text[column]
     if (!a) continue
     table.reset()
-    let dl = 0
-    for (const v of a.sources) {
-      const mark = table.n
-      if (mark > 0) table.gap()
-      const k = table.scan(v)
-      if (k === 0) table.n = mark // no gap before a value without tokens (as AnalyzedField.tokens)
-      dl += k
-    }
+    const dl = table.scanValues(a.sources)
     dls[d] = dl
     const n = table.n
     if (n === 0) continue
@@ -712,11 +695,11 @@ function fieldStrings(groups: readonly FieldPostings[], lent: Buffer[]): Buffer 
   const buf = takeBytes(size, lent)
   let o = 0
   for (const g of groups) {
+    if (g.terms.length === 0) continue
     const start = o
     o = putString(buf, o, g.field)
     const one = o - start
     for (let t = 1; t < g.terms.length; t++) for (let k = 0; k < one; k++) buf[o++] = buf[start + k]
-    if (g.terms.length === 0) o = start
   }
   return buf.subarray(0, o)
 }
@@ -758,7 +741,6 @@ function putString(buf: Buffer, o: number, first: string, second?: string): numb
  * character at a time: a Buffer.write per value costs more than the copy for tokens this short,
  * and a batch has hundreds of thousands of them.
  */
-/** Writes `s` as UTF-8 at `at`; returns the byte count. */
 function put(buf: Buffer, s: string, at: number): number {
   const n = s.length
   for (let k = 0; k < n; k++) {

@@ -1,5 +1,6 @@
 import t from 'tap'
 import { analyze, tokens, tokenCount, normalizeKeyword, fold, TokenTable } from '../../../domain/search/analyzer.js'
+import { analyzeText, VALUE_GAP } from '../../../domain/search/document.js'
 
 t.test('lower case, split on anything that is not a letter or digit, the period included', async (t) => {
   t.same(tokens('Smith v. Jones, 123 F.3d 456 (9th Cir. 1999)'), ['smith', 'v', 'jones', '123', 'f', '3d', '456', '9th', 'cir', '1999'])
@@ -69,6 +70,22 @@ t.test('the token table grows past its first size and keeps every number', async
   table.scan(words.map((w) => w.toUpperCase()).join(' '))
   t.equal(table.terms.length, words.length, 'upper-case repeats found the lower-case tokens')
   t.same(Array.from(table.out.subarray(words.length, words.length + 5)), [0, 1, 2, 3, 4])
-  table.gap()
-  t.equal(table.out[table.n - 1], -1, 'a gap is -1')
+})
+
+t.test('a field\'s values: their tokens with -1 between values, as the analyzed field has VALUE_GAP', async (t) => {
+  const table = new TokenTable()
+  const texts = randomTexts(11, 2000)
+  let mismatches = 0
+  for (let i = 0; i + 3 <= texts.length; i += 3) {
+    const values = [texts[i], '§ -', texts[i + 1], texts[i + 2]]
+    table.reset()
+    const count = table.scanValues(values)
+    const field = analyzeText(values)
+    const got = Array.from(table.out.subarray(0, table.n), (g) => (g < 0 ? VALUE_GAP : table.terms[g]))
+    if (JSON.stringify(got) !== JSON.stringify(field.tokens) || count !== field.length) mismatches++
+  }
+  t.equal(mismatches, 0, 'the same sequence and length for every field (a value without tokens gets no gap)')
+  table.reset()
+  table.scanValues(['a b', 'c'])
+  t.same(Array.from(table.out.subarray(0, table.n)).map((g) => g < 0), [false, false, true, false], 'a gap is -1')
 })
