@@ -29,6 +29,7 @@ import { SEARCH_TYPES, analyzeDocument, textHash, searchTables, type SearchType,
 import { refreshSql, toIndexRows, indexColumns, postingsInsertSql, type IndexDoc, type IndexRows } from '../../domain/search/to-sql.js'
 import { startStream, keepAlive, type StreamDef, type Incoming, type BatchContext, type ConsumerTimeouts } from '../runner.js'
 import { createDocumentSource, SEARCH_SOURCES, type Built, type Row } from './documents.js'
+import { createSeenChanges, offsetKey, type Offsets } from './seen-changes.js'
 
 export const SEARCH_INDEXER = 'search-indexer'
 
@@ -62,16 +63,14 @@ export async function startSearchIndexer(deps: IndexerDeps, onIndexed?: (docs: I
   const byTopic = new Map(resources.map((r) => [entityTopic(cfg, r), r]))
   const table = (name: string) => sql`${ident(db.database)}.${ident(name)}`
   const live = liveVersionReloader(db, log)
+  // changes that a document's last build already saw are not built again (seen-changes.ts)
+  const seen = createSeenChanges()
 
   /** Waits until the table sink has applied every message of the batch. */
   async function sinkCaughtUp(changes: Change[], batch: BatchContext | undefined): Promise<void> {
-    const last = new Map<string, { topic: string; partition: number; offset: bigint }>()
-    for (const { source: s } of changes) {
-      const key = `${s.topic}/${s.partition}`
-      const offset = BigInt(s.message.offset)
-      if ((last.get(key)?.offset ?? -1n) < offset) last.set(key, { topic: s.topic, partition: s.partition, offset })
-    }
-    for (const { topic, partition, offset } of last.values()) {
+    for (const [key, offset] of lastOffsets(changes)) {
+      const topic = key.slice(0, key.lastIndexOf('/'))
+      const partition = Number(key.slice(key.lastIndexOf('/') + 1))
       if (!await keepAlive(batch, SINK_WAIT_MS, (ms) => watermarks.waitUntilApplied(topic, partition, String(offset), ms), 'waiting for the table sink')) {
         throw new DependencyError('table sink', topic, `has not applied offset ${offset} of partition ${partition} within ${SINK_WAIT_MS / 1000} s; is the table-sink role running?`)
       }
@@ -115,16 +114,21 @@ export async function startSearchIndexer(deps: IndexerDeps, onIndexed?: (docs: I
     }
     const indexed: IndexedDocument[] = []
     const reloads = new Set<SearchType>()
+    const builds: [SearchType, number[], Offsets][] = []
+    const last = lastOffsets(changes)
     let documents = 0
+    let seenBefore = 0
     for (const type of Object.keys(SEARCH_TYPES) as SearchType[]) {
       const ids = new Set<number>()
       for (const resource of SEARCH_SOURCES[type]) {
         const rows = rowsOf.get(resource)
         if (rows?.length) for (const id of await source.affected(type, resource, rows)) ids.add(id)
       }
-      const list = [...ids]
+      const list = [...ids].filter((id) => !seen.saw(type, id, last))
+      seenBefore += ids.size - list.length
       for (let i = 0; i < list.length; i += CHUNK) {
         const chunk = list.slice(i, i + CHUNK)
+        const applied = appliedNow()
         const built = await source.build(type, chunk)
         const before = await previousTexts(type, chunk)
         const v = version()
@@ -146,13 +150,22 @@ export async function startSearchIndexer(deps: IndexerDeps, onIndexed?: (docs: I
         await writeIndexRows(db, cfg.clickhouseUrl, type, toIndexRows(type, docs))
         await db.insert(SEARCH_RESULTS, results)
         reloads.add(type)
+        builds.push([type, chunk, applied])
         documents += chunk.length
       }
     }
     // Committed only once searchable (see liveVersionReloader).
     await Promise.all([...reloads].map((type) => live.changed(type)))
     if (onIndexed && indexed.length) await onIndexed(indexed)
-    log.debug({ changes: changes.length, documents }, 'search documents indexed')
+    for (const [type, chunk, applied] of builds) seen.record(type, chunk, applied)
+    log.debug({ changes: changes.length, documents, seenBefore }, 'search documents indexed')
+  }
+
+  /** The sink's applied offsets now, on every topic the indexer reads. */
+  function appliedNow(): Offsets {
+    const out = new Map<string, bigint>()
+    for (const topic of byTopic.keys()) for (const [partition, offset] of watermarks.appliedOf(topic)) out.set(offsetKey(topic, partition), offset)
+    return out
   }
 
   const def: StreamDef<Change, Change[]> = {
@@ -173,6 +186,17 @@ export async function startSearchIndexer(deps: IndexerDeps, onIndexed?: (docs: I
     consumer: stream.consumer,
     async stop() { await stream.stop(); await releaseWatermarks() },
   }
+}
+
+/** Per partition, the last offset of the changes. */
+function lastOffsets(changes: readonly Change[]): Offsets {
+  const out = new Map<string, bigint>()
+  for (const { source: s } of changes) {
+    const key = offsetKey(s.topic, s.partition)
+    const offset = BigInt(s.message.offset)
+    if ((out.get(key) ?? -1n) < offset) out.set(key, offset)
+  }
+  return out
 }
 
 export interface PreviousText { hash: number; textVersion: number; deleted: boolean }
