@@ -3,6 +3,7 @@
  * search over the same documents, in one run.
  *
  *   npx tsx bench/search.ts [--docs 1000000 | --quick] [--queries 40] [--reps 3] [--batch 5000] [--inflight 2] [--no-peer] [--keep] [--reuse]
+ *                           [--topics-opinions 100000 | --no-topics | --only-topics]
  *
  * --keep keeps the ClickHouse database (and the query samples drawn from its texts); --reuse then
  * measures the queries again on it, without indexing (the peer is skipped: its rows are not kept).
@@ -32,6 +33,10 @@
  *    GIN index; b-trees on (court_id, date_filed) and date_filed; ts_rank, to_tsquery,
  *    phraseto_tsquery, `smith:A` for caseName. Loaded by COPY (index rate = COPY + index builds).
  *    The same queries: top 20 and count(*) in parallel on two connections.
+ * 4. From the topics (bench/lib/search-from-topics.ts): the search-index role itself catching up from
+ *    the first offsets over the sample generator's data set of --topics-opinions opinions (every
+ *    search type, built from the tables as in production), distinct documents indexed per second.
+ *    Steps 1-3 measure the index rows and inserts alone, over opinion documents made in memory.
  * Prints a table with p50/p95 and ratios (peer / ClickHouse: above 1, ClickHouse is faster), the
  * machine's load average, and writes .data/bench/search.json. The ClickHouse database
  * lds_bench_search is dropped at the end (--keep keeps it).
@@ -59,6 +64,7 @@ import { startPostgres, type LocalPostgres } from './lib/postgres.js'
 import { stopChildrenOnExit, treeCpuMsOf } from './lib/children.js'
 import { startIndexRowsWrite } from '../streams/search/indexer.js'
 import { compactSearchType } from '../streams/search/compaction.js'
+import { measureFromTopics, type FromTopicsResult } from './lib/search-from-topics.js'
 
 const argv = process.argv.slice(2)
 const arg = (name: string, dflt: string) => { const i = argv.indexOf(`--${name}`); return i >= 0 ? argv[i + 1] : dflt }
@@ -76,6 +82,7 @@ const KEEP = argv.includes('--keep') || REUSE
 const REINDEX = Number(arg('reindex', '0'))
 if (!(REINDEX >= 0 && REINDEX <= 1)) throw new Error('--reindex takes a share of the documents, 0 to 1')
 const DB = arg('db', 'lds_bench_search')
+const TOPICS_OPINIONS = argv.includes('--no-topics') || REUSE ? 0 : Number(arg('topics-opinions', QUICK ? '20000' : '100000'))
 const TYPE = 'o' as const
 
 const cfg = loadConfig()
@@ -412,8 +419,18 @@ async function loadPostgres(pgi: LocalPostgres): Promise<{ seconds: number; docs
 
 // ---------------------------------------------------------------- run
 
+/** --only-topics: step 4 alone. */
+async function onlyFromTopics(): Promise<void> {
+  const f = await measureFromTopics({ opinions: TOPICS_OPINIONS || 100_000, dataDir: BENCH_DIR, log })
+  console.log(`\nsearch from the topics, ${fmtInt(f.opinions)} opinions' data set: ${fmtInt(f.total)} documents (${Object.entries(f.documents).map(([k, v]) => `${k} ${fmtInt(v)}`).join(', ')}) from ${fmtInt(f.events)} events in ${f.seconds.toFixed(0)} s = ${fmtInt(f.docsPerSecond)} docs/s`)
+  console.log(`indexer CPU ${f.indexerCpuSeconds.toFixed(0)} s (${fmtInt(f.total / f.indexerCpuSeconds)} docs per CPU second), ClickHouse server CPU ${f.serverCpuSeconds?.toFixed(0) ?? '–'} s; load average ${loadAvg()}`)
+  mkdirSync(BENCH_DIR, { recursive: true })
+  writeFileSync(path.join(BENCH_DIR, 'search-topics.json'), JSON.stringify(f, null, 2))
+}
+
 async function main(): Promise<void> {
   stopChildrenOnExit()
+  if (argv.includes('--only-topics')) return onlyFromTopics()
   const root = createDb(cfg, { useDatabase: false })
   const db = createDb(cfg, { database: DB, requestTimeoutMs: 600_000 })
   let pgi: LocalPostgres | undefined
@@ -475,9 +492,18 @@ async function main(): Promise<void> {
       }
     } else log('PostgreSQL peer skipped (--no-peer)')
 
+    let fromTopics: FromTopicsResult | undefined
+    if (TOPICS_OPINIONS > 0) {
+      fromTopics = await measureFromTopics({ opinions: TOPICS_OPINIONS, dataDir: BENCH_DIR, log })
+      result.fromTopics = fromTopics
+      const f = fromTopics
+      log(`from the topics: ${fmtInt(f.total)} documents (${Object.entries(f.documents).map(([k, v]) => `${k} ${fmtInt(v)}`).join(', ')}) from ${fmtInt(f.events)} events in ${f.seconds.toFixed(0)} s = ${fmtInt(f.docsPerSecond)} docs/s; indexer CPU ${f.indexerCpuSeconds.toFixed(0)} s (${fmtInt(f.total / f.indexerCpuSeconds)} docs per CPU second), ClickHouse server CPU ${f.serverCpuSeconds?.toFixed(0) ?? '–'} s`)
+    }
+
     result.loadAverageEnd = os.loadavg()
     const rows: string[][] = [['', 'ClickHouse p50', 'p95', 'best p50', 'best p95', ...(peer ? ['PostgreSQL p50', 'p95', 'best p50', 'best p95', 'p95 ratio', 'best p95 ratio'] : []), 'mean hits']]
-    if (load) rows.push(['index docs/s', fmtInt(load.docsPerSecond), '', '', '', ...(peerLoad ? [fmtInt(peerLoad.docsPerSecond), '', '', '', fmtRatio(load.docsPerSecond / peerLoad.docsPerSecond), ''] : []), ''])
+    if (load) rows.push(['index docs/s (generated opinion documents)', fmtInt(load.docsPerSecond), '', '', '', ...(peerLoad ? [fmtInt(peerLoad.docsPerSecond), '', '', '', fmtRatio(load.docsPerSecond / peerLoad.docsPerSecond), ''] : []), ''])
+    if (fromTopics) rows.push([`index docs/s, from the topics (${fmtInt(fromTopics.opinions)} opinions: ${fmtInt(fromTopics.total)} docs of every type)`, fmtInt(fromTopics.docsPerSecond), '', '', '', ...(peer ? ['', '', '', '', '', ''] : []), ''])
     for (const k of KINDS) {
       const c = ch[k]
       const p = peer?.[k]

@@ -1,0 +1,109 @@
+/**
+ * Search indexing from the topics: the search-index role, as deployed, catching up from the first
+ * offsets over a data set of the sample generator (every search type: clusters with their
+ * opinions, dockets with parties and archive documents, judges, audio), after the table sink has
+ * applied it. What it measures is the whole indexer: reading the topics, finding the documents a
+ * change touches, building them from the tables, analysing, inserting, reloading live versions.
+ *
+ * The data set is published once to topics `bench.search.*` (database bench_search) and kept for
+ * the next run (bench/lib/dataset.ts); the search index is emptied and its consumer groups removed
+ * before each measurement. A document that several topics touch (a cluster, by its opinions, its
+ * citations, its docket) is built again for each batch that touches it, as in a real catch-up, so
+ * the rate counts distinct documents in the index at the end, not builds.
+ */
+import path from 'node:path'
+import { readFileSync } from 'node:fs'
+import { loadConfig } from '../../core/config.js'
+import { createLogger } from '../../core/logger.js'
+import { sql, ident } from '../../core/sql.js'
+import { createRuntime, startProcessors, stopAll, type Runtime } from '../../bin/runtime.js'
+import { waitForCatchUp } from '../../bin/catch-up.js'
+import { entityTopic, groupId } from '../../schemas/events/index.js'
+import { SEARCH_TYPES, searchTables, type SearchType } from '../../domain/search/index.js'
+import { SEARCH_SOURCES } from '../../streams/search/documents.js'
+import { SEARCH_INDEXER } from '../../streams/search/indexer.js'
+import { ensureData, entityTopics } from './dataset.js'
+import { treeCpuMsOf } from './children.js'
+
+export interface FromTopicsResult {
+  opinions: number
+  /** distinct documents in the index at the end, per type */
+  documents: Record<SearchType, number>
+  total: number
+  seconds: number
+  docsPerSecond: number
+  /** CPU seconds of this process (the indexer) and of the local ClickHouse server during the catch-up */
+  indexerCpuSeconds: number
+  serverCpuSeconds?: number
+  /** events the indexer read */
+  events: number
+}
+
+export const FROM_TOPICS_PREFIX = 'bench.search'
+
+/** Counts per type of distinct documents in the index. */
+async function countDocuments(rt: Runtime): Promise<Record<SearchType, number>> {
+  const out = {} as Record<SearchType, number>
+  for (const type of Object.keys(SEARCH_TYPES) as SearchType[]) {
+    const [r] = await rt.db.query<{ n: number }>(sql`SELECT count() AS n FROM ${ident(rt.db.database)}.${ident(searchTables(type).docs)} FINAL`)
+    out[type] = Number(r.n)
+  }
+  return out
+}
+
+/** Empties the search index of the data set and forgets its indexer's offsets. */
+async function resetSearchIndex(rt: Runtime): Promise<void> {
+  const admin = rt.kafka.admin()
+  await admin.connect()
+  try {
+    const groups = (await admin.listGroups()).groups.map((g) => g.groupId).filter((g) => g === groupId(rt.cfg, SEARCH_INDEXER))
+    if (groups.length) await admin.deleteGroups(groups)
+  } finally { await admin.disconnect() }
+  const tables = await rt.db.query<{ name: string }>(sql`
+    SELECT name FROM system.tables WHERE database = ${rt.db.database} AND startsWith(name, 'search') AND engine LIKE '%MergeTree'`)
+  for (const t of tables) await rt.db.command(sql`TRUNCATE TABLE ${ident(rt.db.database)}.${ident(t.name)}`)
+}
+
+export async function measureFromTopics(opts: { opinions: number; seed?: number; dataDir: string; log: (m: string) => void }): Promise<FromTopicsResult> {
+  const cfg = loadConfig({ ...process.env, LDS_TOPIC_PREFIX: `${FROM_TOPICS_PREFIX}.`, CLICKHOUSE_DATABASE: FROM_TOPICS_PREFIX.replace(/\./g, '_'), LOG_LEVEL: 'warn' })
+  const rt = createRuntime(cfg, createLogger(cfg))
+  const serverCpuMs = () => {
+    try { return treeCpuMsOf(Number(readFileSync(path.join(cfg.dataDir, 'run', 'clickhouse.pid'), 'utf8').trim())) } catch { return undefined }
+  }
+  const { processors: sink } = await ensureData(rt, {
+    opinions: opts.opinions, seed: opts.seed ?? 7, reload: false, roles: ['table-sink'],
+    markerFile: path.join(opts.dataDir, 'search-topics-data.json'), log: opts.log,
+  })
+  try {
+    await resetSearchIndex(rt)
+    const existing = new Set(await entityTopics(rt))
+    const topics = [...new Set(Object.values(SEARCH_SOURCES).flat())].map((r) => entityTopic(cfg, r)).filter((t) => existing.has(t))
+    const admin = rt.kafka.admin()
+    await admin.connect()
+    let events = 0
+    try {
+      for (const t of topics) for (const p of await admin.fetchTopicOffsets(t)) events += Number(p.high) - Number(p.low)
+    } finally { await admin.disconnect() }
+    opts.log(`search from the topics: ${events.toLocaleString('en-US')} events on ${topics.length} topics; the search-index role catching up from the first offsets`)
+    const cpu0 = process.cpuUsage()
+    const server0 = serverCpuMs()
+    const t0 = Date.now()
+    const indexer = await startProcessors(rt, ['search-index'])
+    try {
+      await waitForCatchUp(rt.kafka, rt.clock, [{ label: 'search index', group: groupId(cfg, SEARCH_INDEXER), topics: async () => topics }], { progress: true, timeoutMs: 2 * 60 * 60_000 })
+    } finally { await stopAll(rt, indexer) }
+    const seconds = (Date.now() - t0) / 1000
+    const cpu = process.cpuUsage(cpu0)
+    const server1 = serverCpuMs()
+    const documents = await countDocuments(rt)
+    const total = Object.values(documents).reduce((a, b) => a + b, 0)
+    return {
+      opinions: opts.opinions, documents, total, seconds, docsPerSecond: total / seconds, events,
+      indexerCpuSeconds: (cpu.user + cpu.system) / 1e6,
+      serverCpuSeconds: server0 !== undefined && server1 !== undefined ? (server1 - server0) / 1000 : undefined,
+    }
+  } finally {
+    await stopAll(rt, sink)
+    await rt.close()
+  }
+}
