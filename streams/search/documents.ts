@@ -117,8 +117,10 @@ export function createDocumentSource(db: Db): DocumentSource {
 
   /** Parties, attorneys and firms of dockets. */
   async function peopleOfDockets(dockets: Ids) {
-    const parties = await db.withKeys<Row>(dockets, 'Int64', (k) => finalWhere('parties', sql`id, name, docket_ids`, sql`arrayExists((d) -> d IN ${k}, docket_ids)`, false))
-    const attorneys = await db.withKeys<Row>(dockets, 'Int64', (k) => finalWhere('attorneys', sql`id, name, contact_raw, docket_ids`, sql`arrayExists((d) -> d IN ${k}, docket_ids)`, false))
+    const [parties, attorneys] = await Promise.all([
+      db.withKeys<Row>(dockets, 'Int64', (k) => finalWhere('parties', sql`id, name, docket_ids`, sql`arrayExists((d) -> d IN ${k}, docket_ids)`, false)),
+      db.withKeys<Row>(dockets, 'Int64', (k) => finalWhere('attorneys', sql`id, name, contact_raw, docket_ids`, sql`arrayExists((d) -> d IN ${k}, docket_ids)`, false)),
+    ])
     // by docket, once: filtering every row per docket was quadratic in a chunk (5,000 dockets times
     // their parties: 40 % of the indexer's CPU, and falling to ~200 documents/s, at 1M dockets)
     const byDocket = (rows: Row[]) => {
@@ -138,10 +140,12 @@ export function createDocumentSource(db: Db): DocumentSource {
 
   /** A docket's index fields and its result keys (types r, d, and rd's docket half). */
   async function dockets(rows: Row[]): Promise<Map<number, { doc: Row; result: Row; row: Row }>> {
-    const courts = await courtsOf(rows.map((d) => d.court_id as string))
-    const judges = byId(await where('people', 'id', uniq(rows.flatMap((d) => [num(d.assigned_to_id), num(d.referred_to_id)]))))
-    const bankruptcy = groupBy(await where('bankruptcy_information', 'docket_id', rows.map((d) => Number(d.id))), 'docket_id')
-    const people = await peopleOfDockets(rows.map((d) => Number(d.id)))
+    const [courts, judges, bankruptcy, people] = await Promise.all([
+      courtsOf(rows.map((d) => d.court_id as string)),
+      where('people', 'id', uniq(rows.flatMap((d) => [num(d.assigned_to_id), num(d.referred_to_id)]))).then(byId),
+      where('bankruptcy_information', 'docket_id', rows.map((d) => Number(d.id))).then((r) => groupBy(r, 'docket_id')),
+      peopleOfDockets(rows.map((d) => Number(d.id))),
+    ])
     return new Map(rows.map((d) => {
       const court = courts.get(String(d.court_id))
       const id = Number(d.id)
@@ -176,8 +180,10 @@ export function createDocumentSource(db: Db): DocumentSource {
 
   /** An archive document's index fields and its result keys (types r and rd). */
   async function documents(rows: Row[]): Promise<Map<number, { doc: Row; result: Row }>> {
-    const entries = byId(await where('docket_entries', 'id', uniq(rows.map((d) => num(d.docket_entry_id)))))
-    const docketSlugs = byId(await where('dockets', 'id', uniq(rows.map((d) => num(d.docket_id))), sql`id, slug`))
+    const [entries, docketSlugs] = await Promise.all([
+      where('docket_entries', 'id', uniq(rows.map((d) => num(d.docket_entry_id)))).then(byId),
+      where('dockets', 'id', uniq(rows.map((d) => num(d.docket_id))), sql`id, slug`).then(byId),
+    ])
     return new Map(rows.map((d) => {
       const e = entries.get(Number(d.docket_entry_id))
       const id = Number(d.id)
@@ -201,15 +207,20 @@ export function createDocumentSource(db: Db): DocumentSource {
 
   const builders: Record<SearchType, (ids: Ids) => Promise<Map<number, Built | null>>> = {
     async o(list) {
-      const clusters = await where('clusters', 'id', list)
-      const docketRows = byId(await where('dockets', 'id', uniq(clusters.map((c) => num(c.docket_id)))))
-      const courts = await courtsOf([...docketRows.values()].map((d) => d.court_id as string))
-      const cites = groupBy(await where('citations', 'cluster_id', list), 'cluster_id')
-      const opinions = groupBy(await where('opinions', 'cluster_id', list, OPINION_COLUMNS), 'cluster_id')
+      // independent reads at once (each is a round trip, and the server has cores to spare)
+      const [clusters, cites, opinions, counts] = await Promise.all([
+        where('clusters', 'id', list),
+        where('citations', 'cluster_id', list).then((r) => groupBy(r, 'cluster_id')),
+        where('opinions', 'cluster_id', list, OPINION_COLUMNS).then((r) => groupBy(r, 'cluster_id')),
+        where('citation_counts', 'id', list).then(byId),
+      ])
       const allOpinions = [...opinions.values()].flat()
-      const linked = byId(await where('citation_texts', 'id', allOpinions.map((o) => Number(o.id)), sql`id, html_with_citations, cited_clusters_ids`))
-      const counts = byId(await where('citation_counts', 'id', list))
-      const judges = byId(await where('people', 'id', uniq([...allOpinions.map((o) => num(o.author_id)), ...clusters.flatMap((c) => ids(c.panel_ids))])))
+      const [docketRows, linked, judges] = await Promise.all([
+        where('dockets', 'id', uniq(clusters.map((c) => num(c.docket_id)))).then(byId),
+        where('citation_texts', 'id', allOpinions.map((o) => Number(o.id)), sql`id, html_with_citations, cited_clusters_ids`).then(byId),
+        where('people', 'id', uniq([...allOpinions.map((o) => num(o.author_id)), ...clusters.flatMap((c) => ids(c.panel_ids))])).then(byId),
+      ])
+      const courts = await courtsOf([...docketRows.values()].map((d) => d.court_id as string))
       const out = new Map<number, Built | null>(list.map((id) => [id, null]))
       for (const c of clusters) {
         const id = Number(c.id)
@@ -262,9 +273,10 @@ export function createDocumentSource(db: Db): DocumentSource {
       }))
     },
     async r(list) {
-      const built = await dockets(await where('dockets', 'id', list))
-      const docs = await where('archive_documents', 'docket_id', list)
-      const docParts = await documents(docs)
+      const [built, [docs, docParts]] = await Promise.all([
+        where('dockets', 'id', list).then(dockets),
+        where('archive_documents', 'docket_id', list).then(async (docs) => [docs, await documents(docs)] as const),
+      ])
       const byDocket = groupBy(docs, 'docket_id')
       return new Map(list.map((id) => {
         const b = built.get(id)
@@ -281,8 +293,7 @@ export function createDocumentSource(db: Db): DocumentSource {
     async rd(list) {
       const docs = await where('archive_documents', 'id', list)
       const docById = byId(docs)
-      const docParts = await documents(docs)
-      const built = await dockets(await where('dockets', 'id', uniq(docs.map((d) => num(d.docket_id)))))
+      const [docParts, built] = await Promise.all([documents(docs), where('dockets', 'id', uniq(docs.map((d) => num(d.docket_id)))).then(dockets)])
       return new Map(list.map((id) => {
         const d = docById.get(id)
         if (!d) return [id, null]
@@ -292,16 +303,20 @@ export function createDocumentSource(db: Db): DocumentSource {
       }))
     },
     async p(list) {
-      const people = byId(await where('people', 'id', list))
-      const positions = groupBy(await where('positions', 'person_id', list), 'person_id')
-      const educations = groupBy(await where('educations', 'person_id', list), 'person_id')
-      const schools = byId(await where('schools', 'id', uniq([...educations.values()].flat().map((e) => num(e.school_id)))))
-      const parties = groupBy(await where('political_affiliations', 'person_id', list), 'person_id')
-      const ratings = groupBy(await where('aba_ratings', 'person_id', list), 'person_id')
-      const aliases = groupBy(await where('people', 'is_alias_of_id', list), 'is_alias_of_id')
+      const [people, positions, educations, parties, ratings, aliases] = await Promise.all([
+        where('people', 'id', list).then(byId),
+        where('positions', 'person_id', list).then((r) => groupBy(r, 'person_id')),
+        where('educations', 'person_id', list).then((r) => groupBy(r, 'person_id')),
+        where('political_affiliations', 'person_id', list).then((r) => groupBy(r, 'person_id')),
+        where('aba_ratings', 'person_id', list).then((r) => groupBy(r, 'person_id')),
+        where('people', 'is_alias_of_id', list).then((r) => groupBy(r, 'is_alias_of_id')),
+      ])
       const allPositions = [...positions.values()].flat()
-      const courts = await courtsOf(allPositions.map((p) => p.court_id as string))
-      const related = byId(await where('positions', 'id', uniq(allPositions.flatMap((p) => [num(p.appointer_id)]))))
+      const [schools, courts, related] = await Promise.all([
+        where('schools', 'id', uniq([...educations.values()].flat().map((e) => num(e.school_id)))).then(byId),
+        courtsOf(allPositions.map((p) => p.court_id as string)),
+        where('positions', 'id', uniq(allPositions.flatMap((p) => [num(p.appointer_id)]))).then(byId),
+      ])
       const relatedPeople = byId(await where('people', 'id', uniq([...[...related.values()].map((a) => num(a.person_id)), ...allPositions.flatMap((p) => [num(p.supervisor_id), num(p.predecessor_id)])])))
       const appointerOf = (p: Row) => name(relatedPeople.get(Number(related.get(Number(p.appointer_id))?.person_id)))
       return new Map(list.map((id) => {

@@ -35,6 +35,8 @@ export const SEARCH_INDEXER = 'search-indexer'
 
 /** Documents per build-and-insert step (bounds memory for a large catch-up batch). */
 const CHUNK = 5_000
+/** Chunks whose inserts may still run while the next is built. */
+const WRITES_IN_FLIGHT = 2
 /**
  * How long a batch waits for the table sink before the runner backs off and tries again. Longer
  * than the consumer's session timeout: the runner heartbeats meanwhile, and the wait (in slices)
@@ -115,6 +117,7 @@ export async function startSearchIndexer(deps: IndexerDeps, onIndexed?: (docs: I
     const indexed: IndexedDocument[] = []
     const reloads = new Set<SearchType>()
     const builds: [SearchType, number[], Offsets][] = []
+    const writes: Promise<void>[] = []
     const last = lastOffsets(changes)
     let documents = 0
     let seenBefore = 0
@@ -129,8 +132,7 @@ export async function startSearchIndexer(deps: IndexerDeps, onIndexed?: (docs: I
       for (let i = 0; i < list.length; i += CHUNK) {
         const chunk = list.slice(i, i + CHUNK)
         const applied = appliedNow()
-        const built = await source.build(type, chunk)
-        const before = await previousTexts(type, chunk)
+        const [built, before] = await Promise.all([source.build(type, chunk), previousTexts(type, chunk)])
         const v = version()
         const now = new Date().toISOString()
         const docs: IndexDoc[] = []
@@ -147,13 +149,19 @@ export async function startSearchIndexer(deps: IndexerDeps, onIndexed?: (docs: I
           results.push({ type, id, result: JSON.stringify(b.result), date_created: b.created, indexed_at: now, _version: v, _deleted: 0 })
           if (onIndexed) indexed.push({ type, id, built: b, analyzed })
         }
-        await writeIndexRows(db, cfg.clickhouseUrl, type, toIndexRows(type, docs))
-        await db.insert(SEARCH_RESULTS, results)
+        // the chunk's inserts go on while the next chunk (or type) is built: the server works
+        // beside this process instead of in turn with it
+        const write = startIndexRowsWrite(db, cfg.clickhouseUrl, type, toIndexRows(type, docs))
+        await write.sent
+        writes.push(write.done.then(() => db.insert(SEARCH_RESULTS, results)))
+        writes.at(-1)!.catch(() => { /* awaited below */ })
+        if (writes.length > WRITES_IN_FLIGHT) await writes.shift()
         reloads.add(type)
         builds.push([type, chunk, applied])
         documents += chunk.length
       }
     }
+    await Promise.all(writes)
     // Committed only once searchable (see liveVersionReloader).
     await Promise.all([...reloads].map((type) => live.changed(type)))
     if (onIndexed && indexed.length) await onIndexed(indexed)
