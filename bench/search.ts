@@ -3,7 +3,7 @@
  * search over the same documents, in one run.
  *
  *   npx tsx bench/search.ts [--docs 1000000 | --quick] [--queries 40] [--reps 3] [--batch 5000] [--inflight 2] [--no-peer] [--keep] [--reuse]
- *                           [--topics-opinions 100000 | --no-topics | --only-topics]
+ *                           [--topics-opinions 100000 [--topics-seed 7] [--topics-prefix bench.search] | --no-topics | --only-topics]
  *
  * --keep keeps the ClickHouse database (and the query samples drawn from its texts); --reuse then
  * measures the queries again on it, without indexing (the peer is skipped: its rows are not kept).
@@ -36,6 +36,8 @@
  * 4. From the topics (bench/lib/search-from-topics.ts): the search-index role itself catching up from
  *    the first offsets over the sample generator's data set of --topics-opinions opinions (every
  *    search type, built from the tables as in production), distinct documents indexed per second.
+ *    --topics-prefix bench.api1m --topics-opinions 1200000 --topics-seed 1 reuses bench/api.ts's
+ *    data set of `--prefix bench.api1m --opinions 1200000`.
  *    Steps 1-3 measure the index rows and inserts alone, over opinion documents made in memory.
  * Prints a table with p50/p95 and ratios (peer / ClickHouse: above 1, ClickHouse is faster), the
  * machine's load average, and writes .data/bench/search.json. The ClickHouse database
@@ -83,6 +85,7 @@ const REINDEX = Number(arg('reindex', '0'))
 if (!(REINDEX >= 0 && REINDEX <= 1)) throw new Error('--reindex takes a share of the documents, 0 to 1')
 const DB = arg('db', 'lds_bench_search')
 const TOPICS_OPINIONS = argv.includes('--no-topics') || REUSE ? 0 : Number(arg('topics-opinions', QUICK ? '20000' : '100000'))
+const TOPICS = { seed: Number(arg('topics-seed', '7')), prefix: arg('topics-prefix', 'bench.search') }
 const TYPE = 'o' as const
 
 const cfg = loadConfig()
@@ -421,7 +424,7 @@ async function loadPostgres(pgi: LocalPostgres): Promise<{ seconds: number; docs
 
 /** --only-topics: step 4 alone. */
 async function onlyFromTopics(): Promise<void> {
-  const f = await measureFromTopics({ opinions: TOPICS_OPINIONS || 100_000, dataDir: BENCH_DIR, log })
+  const f = await measureFromTopics({ opinions: TOPICS_OPINIONS || 100_000, ...TOPICS, dataDir: BENCH_DIR, log })
   console.log(`\nsearch from the topics, ${fmtInt(f.opinions)} opinions' data set: ${fmtInt(f.total)} documents (${Object.entries(f.documents).map(([k, v]) => `${k} ${fmtInt(v)}`).join(', ')}) from ${fmtInt(f.events)} events in ${f.seconds.toFixed(0)} s = ${fmtInt(f.docsPerSecond)} docs/s`)
   console.log(`indexer CPU ${f.indexerCpuSeconds.toFixed(0)} s (${fmtInt(f.total / f.indexerCpuSeconds)} docs per CPU second), ClickHouse server CPU ${f.serverCpuSeconds?.toFixed(0) ?? '–'} s; load average ${loadAvg()}`)
   mkdirSync(BENCH_DIR, { recursive: true })
@@ -494,7 +497,7 @@ async function main(): Promise<void> {
 
     let fromTopics: FromTopicsResult | undefined
     if (TOPICS_OPINIONS > 0) {
-      fromTopics = await measureFromTopics({ opinions: TOPICS_OPINIONS, dataDir: BENCH_DIR, log })
+      fromTopics = await measureFromTopics({ opinions: TOPICS_OPINIONS, ...TOPICS, dataDir: BENCH_DIR, log })
       result.fromTopics = fromTopics
       const f = fromTopics
       log(`from the topics: ${fmtInt(f.total)} documents (${Object.entries(f.documents).map(([k, v]) => `${k} ${fmtInt(v)}`).join(', ')}) from ${fmtInt(f.events)} events in ${f.seconds.toFixed(0)} s = ${fmtInt(f.docsPerSecond)} docs/s; indexer CPU ${f.indexerCpuSeconds.toFixed(0)} s (${fmtInt(f.total / f.indexerCpuSeconds)} docs per CPU second), ClickHouse server CPU ${f.serverCpuSeconds?.toFixed(0) ?? '–'} s`)

@@ -5,8 +5,8 @@
  * applied it. What it measures is the whole indexer: reading the topics, finding the documents a
  * change touches, building them from the tables, analysing, inserting, reloading live versions.
  *
- * The data set is published once to topics `bench.search.*` (database bench_search) and kept for
- * the next run (bench/lib/dataset.ts); the search index is emptied and its consumer groups removed
+ * The data set is published once to topics `bench.search.*` (database bench_search; or another
+ * prefix's) and kept for the next run (bench/lib/dataset.ts); the search index is emptied and its consumer groups removed
  * before each measurement. A document that several topics touch (a cluster, by its opinions, its
  * citations, its docket) is built again for each batch that touches it, as in a real catch-up, so
  * the rate counts distinct documents in the index at the end, not builds.
@@ -64,15 +64,22 @@ async function resetSearchIndex(rt: Runtime): Promise<void> {
   for (const t of tables) await rt.db.command(sql`TRUNCATE TABLE ${ident(rt.db.database)}.${ident(t.name)}`)
 }
 
-export async function measureFromTopics(opts: { opinions: number; seed?: number; dataDir: string; log: (m: string) => void }): Promise<FromTopicsResult> {
-  const cfg = loadConfig({ ...process.env, LDS_TOPIC_PREFIX: `${FROM_TOPICS_PREFIX}.`, CLICKHOUSE_DATABASE: FROM_TOPICS_PREFIX.replace(/\./g, '_'), LOG_LEVEL: 'warn' })
+/**
+ * `prefix` picks the data set (topics `prefix.*`, database `prefix` with _ for dots, marker file
+ * `<database>-data.json`): another benchmark's, such as bench/api.ts's `--prefix bench.api1m`, is
+ * reused when its size and seed are the ones given.
+ */
+export async function measureFromTopics(opts: { opinions: number; seed?: number; prefix?: string; dataDir: string; log: (m: string) => void }): Promise<FromTopicsResult> {
+  const prefix = opts.prefix ?? FROM_TOPICS_PREFIX
+  const database = prefix.replace(/\./g, '_')
+  const cfg = loadConfig({ ...process.env, LDS_TOPIC_PREFIX: `${prefix}.`, CLICKHOUSE_DATABASE: database, LOG_LEVEL: 'warn' })
   const rt = createRuntime(cfg, createLogger(cfg))
   const serverCpuMs = () => {
     try { return treeCpuMsOf(Number(readFileSync(path.join(cfg.dataDir, 'run', 'clickhouse.pid'), 'utf8').trim())) } catch { return undefined }
   }
   const { processors: sink } = await ensureData(rt, {
     opinions: opts.opinions, seed: opts.seed ?? 7, reload: false, roles: ['table-sink'],
-    markerFile: path.join(opts.dataDir, 'search-topics-data.json'), log: opts.log,
+    markerFile: path.join(opts.dataDir, `${database}-data.json`), log: opts.log,
   })
   try {
     await resetSearchIndex(rt)
