@@ -142,7 +142,15 @@ export function analyzeDocument(type: SearchType, doc: SearchDocument): Analyzed
  */
 export function textHash(type: SearchType, doc: SearchDocument): number {
   const h = createHash('sha1')
-  for (const f of searchType(type).textFields) h.update(f.column).update('\u0000').update(JSON.stringify(list(doc[f.column]))).update('\u0000')
+  // each value length-prefixed (no two lists hash alike by where their values split); the values
+  // go to the hash as they are: a JSON copy of a long opinion cost more than hashing it
+  for (const f of searchType(type).textFields) {
+    h.update(f.column).update('\u0000')
+    for (const v of list(doc[f.column])) {
+      const s = typeof v === 'string' ? v : JSON.stringify(v)
+      h.update(`${s.length}:`).update(s)
+    }
+  }
   return parseInt(h.digest('hex').slice(0, 12), 16)
 }
 

@@ -17,6 +17,7 @@ t.test('textHash: the same for the same text fields, whatever else changed; diff
   t.not(textHash('o', opinion({ case_name: 'Smith v. Jonas' })), h, 'the case name')
   t.not(textHash('o', opinion({ citation: ['1 U.S. 2'] })), h, 'a citation added')
   t.not(textHash('o', { ...opinion(), case_name: 'the court held', text: 'Smith v. Jones' }), h, 'the same words in other fields')
+  t.not(textHash('o', opinion({ citation: ['1 U.S.', '2'] })), textHash('o', opinion({ citation: ['1', 'U.S. 2'] })), 'the same characters split into other values')
   t.ok(Number.isSafeInteger(h) && h > 0, 'a safe positive integer (ClickHouse UInt64 from JSON)')
 })
 
