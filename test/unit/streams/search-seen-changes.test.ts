@@ -25,7 +25,7 @@ t.test('a later build replaces the earlier one', async (t) => {
 })
 
 t.test('bounded: past the limit the oldest builds are forgotten, and those documents are built again', async (t) => {
-  const seen = createSeenChanges(3)
+  const seen = createSeenChanges({ documents: 3 })
   const applied = offsets([['opinions', 0, 100]])
   seen.record('o', [1, 2, 3], applied)
   seen.record('o', [1], applied) // built again: now the newest
@@ -33,4 +33,11 @@ t.test('bounded: past the limit the oldest builds are forgotten, and those docum
   t.equal(seen.size(), 3)
   const change = offsets([['opinions', 0, 1]])
   t.same([1, 2, 3, 4].filter((id) => seen.saw('o', id, change)), [1, 3, 4], '2, the oldest build, is forgotten')
+})
+
+t.test('bounded in builds too: a document whose build is forgotten is built again', async (t) => {
+  const seen = createSeenChanges({ builds: 2 })
+  for (let id = 1; id <= 3; id++) seen.record('o', [id], offsets([['opinions', 0, 100 + id]]))
+  const change = offsets([['opinions', 0, 1]])
+  t.same([1, 2, 3].filter((id) => seen.saw('o', id, change)), [2, 3], 'the first build, the oldest of three, is forgotten')
 })
