@@ -21,7 +21,7 @@
  */
 import type { Kafka, Producer } from 'kafkajs'
 import type { Config } from '../core/config.js'
-import type { Db } from '../core/clickhouse.js'
+import { selectFinal, type Db } from '../core/clickhouse.js'
 import type { Logger } from '../core/logger.js'
 import type { Registry } from '../core/registry.js'
 import type { Clock } from '../core/clock.js'
@@ -86,7 +86,7 @@ export function citationNetworkDef(deps: {
   /** The lowest opinion id of each cluster that has one: the opinion an edge to the cluster points at. */
   async function opinionsOfClusters(clusterIds: number[]): Promise<Map<number, number>> {
     const rows = await db.withKeys<{ cluster_id: number; id: number }>(clusterIds, 'Int64', (k) => sql`
-      SELECT cluster_id, min(opinion_id) AS id FROM ${table(CITATION_STATE)} FINAL WHERE cluster_id IN ${k} GROUP BY cluster_id`)
+      ${selectFinal(table(CITATION_STATE), sql`cluster_id, min(opinion_id) AS id`, sql`cluster_id IN ${k}`, 'opinion_id', sql`GROUP BY cluster_id`)}`)
     return new Map(rows.map((r) => [Number(r.cluster_id), Number(r.id)]))
   }
 
@@ -100,7 +100,7 @@ export function citationNetworkDef(deps: {
   /** Citation keys of these clusters (from the index): what waiters on a cluster wait for. */
   async function keysOfClusters(clusterIds: number[]): Promise<string[]> {
     const rows = await db.withKeys<{ volume: number; reporter: string; page: string }>(clusterIds, 'Int64', (k) => sql`
-      SELECT volume, reporter, page FROM ${table(CITATION_INDEX)} FINAL WHERE cluster_id IN ${k}`)
+      ${selectFinal(table(CITATION_INDEX), sql`volume, reporter, page`, sql`cluster_id IN ${k}`, 'id')}`)
     return rows.map((r) => citeKey(r.volume, r.reporter, r.page))
   }
 

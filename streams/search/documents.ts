@@ -17,7 +17,7 @@
  *   oa  an oral-argument recording with its docket and court
  * Keys of a document are the storage columns of domain/search/fields.ts.
  */
-import type { Db } from '../../core/clickhouse.js'
+import { selectFinal, type Db } from '../../core/clickhouse.js'
 import { sql, ident, type Sql } from '../../core/sql.js'
 import { stripHtml } from '../../domain/citations/html.js'
 import type { SearchType, SearchDocument } from '../../domain/search/index.js'
@@ -87,14 +87,7 @@ const citeText = (x: Row) => `${String(x.volume)} ${String(x.reporter)} ${String
 
 export function createDocumentSource(db: Db): DocumentSource {
   const t = (table: string) => sql`${ident(db.database)}.${ident(table)}`
-  /**
-   * Rows of a table (FINAL) whose column is in `values`. Every table here is ordered by `id`; on
-   * another column the keys are found first without FINAL (a scan of that one column, every
-   * version), and FINAL then reads only those keys' ranges: FINAL over the whole table would read
-   * every column of every row (4 s per 5,000 clusters' opinions at 1.2M opinions, against 0.3 s).
-   * The condition is checked again on the current version: a key whose old version matched but
-   * whose current one does not is not returned.
-   */
+  /** Rows of a table (FINAL) whose column is in `values`; every table here is ordered by `id`. */
   const where = (table: string, column: string, values: readonly unknown[], cols: Sql = sql`*`): Promise<Row[]> => {
     if (!values.length) return Promise.resolve([])
     const type = values.every((v) => typeof v === 'number') ? 'Int64' : 'String'
@@ -102,7 +95,7 @@ export function createDocumentSource(db: Db): DocumentSource {
   }
   const finalWhere = (table: string, cols: Sql, condition: Sql, onKey: boolean) => onKey
     ? sql`SELECT ${cols} FROM ${t(table)} FINAL WHERE ${condition}`
-    : sql`SELECT ${cols} FROM ${t(table)} FINAL WHERE id IN (SELECT id FROM ${t(table)} WHERE ${condition}) AND ${condition}`
+    : selectFinal(t(table), cols, condition, 'id')
   const byId = (rows: Row[]) => new Map(rows.map((r) => [Number(r.id), r]))
   const groupBy = (rows: Row[], key: string) => {
     const m = new Map<number, Row[]>()
