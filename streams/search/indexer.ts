@@ -5,9 +5,11 @@
  * A batch of entity changes becomes, per search type, the set of documents it touches
  * (documents.ts `affected`); those documents are rebuilt from the tables the table sink keeps,
  * analyzed, and inserted per chunk of 5,000 (the postings grouped by toIndexRows into one Native
- * block, the document rows, the results into search_results). The indexer reads what the sink wrote, so before building it waits until
- * the sink's watermarks cover the batch's offsets: a document is never built from rows older than
- * the change that asked for it. A document whose entity is gone is deleted from the index.
+ * block, the document rows, the results into search_results). The indexer reads what the sink
+ * wrote, so before building it waits until the sink's watermarks cover the batch's offsets: a document is never built from rows older than
+ * the change that asked for it, and one whose last build already saw the batch's changes is left
+ * out (seen-changes.ts). A chunk's inserts run while the next chunk is built. A document whose
+ * entity is gone is deleted from the index.
  *
  * Optional `onIndexed` receives each batch's new and changed documents (the search-alert
  * percolator); it runs before the offsets are committed, so a crash repeats it (alert hits are
