@@ -14,14 +14,25 @@ type Row = Record<string, unknown>
 
 /**
  * A Db that answers the two reads the serializer makes (rows of a table whose column is in a
- * list, ordered by id) from fixtures.
+ * list, ordered by id) from fixtures: it finds the table (`db`.`table`) and the condition
+ * (`column IN keys`) wherever they sit in the statement.
  */
 function fakeDb(tables: Record<string, Row[]>): Db {
   const query = async (q: Sql) => {
-    const [, from, column, keys] = q.values as [unknown, Sql, Identifier, unknown[]]
-    const table = (from.values[1] as Identifier).name
-    const col = column.name
-    return (tables[table] ?? []).filter((r) => keys.includes(r[col])).sort((a, b) => Number(a.id) - Number(b.id))
+    let table: string | undefined
+    let condition: { column: string; keys: unknown[] } | undefined
+    const walk = (s: Sql) => {
+      if (s.strings.map((x) => x.trim()).join('|') === '|.|' && !table) table = (s.values[1] as Identifier).name
+      s.values.forEach((v, i) => {
+        const next = s.values[i + 1]
+        if (!condition && v instanceof Identifier && Array.isArray(next) && s.strings[i + 1].trim() === 'IN') condition = { column: v.name, keys: next }
+        if (v instanceof Sql) walk(v)
+      })
+    }
+    walk(q)
+    if (!table || !condition) throw new Error('not a read this fake answers')
+    const { column, keys } = condition
+    return (tables[table] ?? []).filter((r) => keys.includes(r[column])).sort((a, b) => Number(a.id) - Number(b.id))
   }
   return { database: 'db', query } as unknown as Db
 }
