@@ -145,3 +145,9 @@ function keyType(type: string) {
 export function selectFinal(from: Sql, columns: Sql, condition: Sql, key: string, tail: Sql = sql``): Sql {
   return sql`SELECT ${columns} FROM ${from} FINAL WHERE ${ident(key)} IN (SELECT ${ident(key)} FROM ${from} WHERE ${condition}) AND ${condition} ${tail}`
 }
+
+/** Rows (FINAL) whose `column` is in `keys`: on the sorting key `key` a plain FINAL read, else selectFinal. */
+export function selectFinalIn(from: Sql, columns: Sql, column: string, keys: unknown, key: string, tail: Sql = sql``): Sql {
+  const condition = sql`${ident(column)} IN ${keys}`
+  return column === key ? sql`SELECT ${columns} FROM ${from} FINAL WHERE ${condition} ${tail}` : selectFinal(from, columns, condition, key, tail)
+}

@@ -3,7 +3,7 @@
  * serializer needs, fetched once per response for all its rows (no query per row).
  */
 import { sql, ident, join, type Sql } from '../../core/sql.js'
-import { selectFinal } from '../../core/clickhouse.js'
+import { selectFinalIn } from '../../core/clickhouse.js'
 import type { ResourceDef } from '../../schemas/define.js'
 import type { RequestContext } from './context.js'
 
@@ -27,6 +27,5 @@ export async function fetchByKeys(ctx: RequestContext, r: ResourceDef, keys: rea
 export async function fetchByColumn(ctx: RequestContext, r: ResourceDef, via: string, keys: readonly unknown[], columns?: string[]): Promise<Row[]> {
   if (keys.length === 0) return []
   const cols = columns ? join(columns.map((c) => sql`${ident(c)}`), ', ') : selectColumns(ctx, r)
-  if (via === r.key) return ctx.db.query<Row>(sql`SELECT ${cols} FROM ${tableRef(ctx, r)} FINAL WHERE ${ident(via)} IN ${[...keys]} ORDER BY ${ident(r.key)}`)
-  return ctx.db.query<Row>(selectFinal(tableRef(ctx, r), cols, sql`${ident(via)} IN ${[...keys]}`, r.key, sql`ORDER BY ${ident(r.key)}`))
+  return ctx.db.query<Row>(selectFinalIn(tableRef(ctx, r), cols, via, [...keys], r.key, sql`ORDER BY ${ident(r.key)}`))
 }

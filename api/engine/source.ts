@@ -9,7 +9,7 @@
  * Rows are in storage form either way (stored columns by name); callers match them by key.
  */
 import { sql, ident, join, type Sql } from '../../core/sql.js'
-import { INLINE_KEYS, selectFinal, type Db } from '../../core/clickhouse.js'
+import { INLINE_KEYS, selectFinalIn, type Db } from '../../core/clickhouse.js'
 import type { ResourceDef } from '../../schemas/define.js'
 import type { Catalogue } from '../../schemas/catalogue/index.js'
 import type { ReadStore } from '../read-model/store.js'
@@ -42,9 +42,7 @@ export function clickhouseSource(db: Db, cat: Catalogue): RowSource {
       if (values.length === 0) return []
       const typed = values.every((v) => typeof v === 'number') ? 'Int64' : 'String'
       const cols = opts.columns ? join(opts.columns.map((c) => sql`${ident(c)}`), ', ') : columns(r)
-      return withKeys(values, typed, (k) => column === r.key
-        ? sql`SELECT ${cols} FROM ${table(r)} FINAL WHERE ${ident(column)} IN ${k} ORDER BY ${ident(r.key)}`
-        : selectFinal(table(r), cols, sql`${ident(column)} IN ${k}`, r.key, sql`ORDER BY ${ident(r.key)}`))
+      return withKeys(values, typed, (k) => selectFinalIn(table(r), cols, column, k, r.key, sql`ORDER BY ${ident(r.key)}`))
     },
   }
 }

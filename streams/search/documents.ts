@@ -17,7 +17,7 @@
  *   oa  an oral-argument recording with its docket and court
  * Keys of a document are the storage columns of domain/search/fields.ts.
  */
-import { selectFinal, type Db } from '../../core/clickhouse.js'
+import { selectFinal, selectFinalIn, type Db } from '../../core/clickhouse.js'
 import { sql, ident, type Sql } from '../../core/sql.js'
 import { stripHtml } from '../../domain/citations/html.js'
 import type { SearchType, SearchDocument } from '../../domain/search/index.js'
@@ -91,11 +91,8 @@ export function createDocumentSource(db: Db): DocumentSource {
   const where = (table: string, column: string, values: readonly unknown[], cols: Sql = sql`*`): Promise<Row[]> => {
     if (!values.length) return Promise.resolve([])
     const type = values.every((v) => typeof v === 'number') ? 'Int64' : 'String'
-    return db.withKeys<Row>(values, type, (k) => finalWhere(table, cols, sql`${ident(column)} IN ${k}`, column === 'id'))
+    return db.withKeys<Row>(values, type, (k) => selectFinalIn(t(table), cols, column, k, 'id'))
   }
-  const finalWhere = (table: string, cols: Sql, condition: Sql, onKey: boolean) => onKey
-    ? sql`SELECT ${cols} FROM ${t(table)} FINAL WHERE ${condition}`
-    : selectFinal(t(table), cols, condition, 'id')
   const byId = (rows: Row[]) => new Map(rows.map((r) => [Number(r.id), r]))
   const groupBy = (rows: Row[], key: string) => {
     const m = new Map<number, Row[]>()
@@ -111,8 +108,8 @@ export function createDocumentSource(db: Db): DocumentSource {
   /** Parties, attorneys and firms of dockets. */
   async function peopleOfDockets(dockets: Ids) {
     const [parties, attorneys] = await Promise.all([
-      db.withKeys<Row>(dockets, 'Int64', (k) => finalWhere('parties', sql`id, name, docket_ids`, sql`arrayExists((d) -> d IN ${k}, docket_ids)`, false)),
-      db.withKeys<Row>(dockets, 'Int64', (k) => finalWhere('attorneys', sql`id, name, contact_raw, docket_ids`, sql`arrayExists((d) -> d IN ${k}, docket_ids)`, false)),
+      db.withKeys<Row>(dockets, 'Int64', (k) => selectFinal(t('parties'), sql`id, name, docket_ids`, sql`arrayExists((d) -> d IN ${k}, docket_ids)`, 'id')),
+      db.withKeys<Row>(dockets, 'Int64', (k) => selectFinal(t('attorneys'), sql`id, name, contact_raw, docket_ids`, sql`arrayExists((d) -> d IN ${k}, docket_ids)`, 'id')),
     ])
     // by docket, once: filtering every row per docket was quadratic in a chunk (5,000 dockets times
     // their parties: 40 % of the indexer's CPU, and falling to ~200 documents/s, at 1M dockets)
