@@ -66,7 +66,7 @@ import { startPostgres, type LocalPostgres } from './lib/postgres.js'
 import { stopChildrenOnExit, treeCpuMsOf } from './lib/children.js'
 import { startIndexRowsWrite } from '../streams/search/indexer.js'
 import { compactSearchType } from '../streams/search/compaction.js'
-import { measureFromTopics, type FromTopicsResult } from './lib/search-from-topics.js'
+import { measureFromTopics, describeFromTopics, type FromTopicsResult } from './lib/search-from-topics.js'
 
 const argv = process.argv.slice(2)
 const arg = (name: string, dflt: string) => { const i = argv.indexOf(`--${name}`); return i >= 0 ? argv[i + 1] : dflt }
@@ -425,8 +425,7 @@ async function loadPostgres(pgi: LocalPostgres): Promise<{ seconds: number; docs
 /** --only-topics: step 4 alone. */
 async function onlyFromTopics(): Promise<void> {
   const f = await measureFromTopics({ opinions: TOPICS_OPINIONS || 100_000, ...TOPICS, dataDir: BENCH_DIR, log })
-  console.log(`\nsearch from the topics, ${fmtInt(f.opinions)} opinions' data set: ${fmtInt(f.total)} documents (${Object.entries(f.documents).map(([k, v]) => `${k} ${fmtInt(v)}`).join(', ')}) from ${fmtInt(f.events)} events in ${f.seconds.toFixed(0)} s = ${fmtInt(f.docsPerSecond)} docs/s`)
-  console.log(`indexer CPU ${f.indexerCpuSeconds.toFixed(0)} s (${fmtInt(f.total / f.indexerCpuSeconds)} docs per CPU second), ClickHouse server CPU ${f.serverCpuSeconds?.toFixed(0) ?? '–'} s; load average ${loadAvg()}`)
+  console.log(`\nsearch from the topics, ${fmtInt(f.opinions)} opinions' data set: ${describeFromTopics(f)}; load average ${loadAvg()}`)
   mkdirSync(BENCH_DIR, { recursive: true })
   writeFileSync(path.join(BENCH_DIR, 'search-topics.json'), JSON.stringify(f, null, 2))
 }
@@ -499,8 +498,7 @@ async function main(): Promise<void> {
     if (TOPICS_OPINIONS > 0) {
       fromTopics = await measureFromTopics({ opinions: TOPICS_OPINIONS, ...TOPICS, dataDir: BENCH_DIR, log })
       result.fromTopics = fromTopics
-      const f = fromTopics
-      log(`from the topics: ${fmtInt(f.total)} documents (${Object.entries(f.documents).map(([k, v]) => `${k} ${fmtInt(v)}`).join(', ')}) from ${fmtInt(f.events)} events in ${f.seconds.toFixed(0)} s = ${fmtInt(f.docsPerSecond)} docs/s; indexer CPU ${f.indexerCpuSeconds.toFixed(0)} s (${fmtInt(f.total / f.indexerCpuSeconds)} docs per CPU second), ClickHouse server CPU ${f.serverCpuSeconds?.toFixed(0) ?? '–'} s`)
+      log(`from the topics: ${describeFromTopics(fromTopics)}`)
     }
 
     result.loadAverageEnd = os.loadavg()

@@ -24,6 +24,7 @@ import { SEARCH_SOURCES } from '../../streams/search/documents.js'
 import { SEARCH_INDEXER } from '../../streams/search/indexer.js'
 import { ensureData, entityTopics } from './dataset.js'
 import { treeCpuMsOf } from './children.js'
+import { fmtInt } from './stats.js'
 
 export interface FromTopicsResult {
   opinions: number
@@ -113,4 +114,11 @@ export async function measureFromTopics(opts: { opinions: number; seed?: number;
     await stopAll(rt, sink)
     await rt.close()
   }
+}
+
+/** One line: documents per type, events, time, rate, and the CPU of both sides. */
+export function describeFromTopics(f: FromTopicsResult): string {
+  const n = fmtInt
+  return `${n(f.total)} documents (${Object.entries(f.documents).map(([k, v]) => `${k} ${n(v)}`).join(', ')}) from ${n(f.events)} events in ${f.seconds.toFixed(0)} s = ${n(f.docsPerSecond)} docs/s; ` +
+    `indexer CPU ${f.indexerCpuSeconds.toFixed(0)} s (${n(f.total / f.indexerCpuSeconds)} docs per CPU second), ClickHouse server CPU ${f.serverCpuSeconds?.toFixed(0) ?? '–'} s`
 }

@@ -6,10 +6,10 @@
  * (documents.ts `affected`); those documents are rebuilt from the tables the table sink keeps,
  * analyzed, and inserted per chunk of 5,000 (the postings grouped by toIndexRows into one Native
  * block, the document rows, the results into search_results). The indexer reads what the sink
- * wrote, so before building it waits until the sink's watermarks cover the batch's offsets: a document is never built from rows older than
- * the change that asked for it, and one whose last build already saw the batch's changes is left
- * out (seen-changes.ts). A chunk's inserts run while the next chunk is built. A document whose
- * entity is gone is deleted from the index.
+ * wrote, so before building it waits until the sink's watermarks cover the batch's offsets: a
+ * document is never built from rows older than the change that asked for it, and one whose last
+ * build already saw the batch's changes is left out (seen-changes.ts). A chunk's inserts run
+ * while the next chunk is built. A document whose entity is gone is deleted from the index.
  *
  * Optional `onIndexed` receives each batch's new and changed documents (the search-alert
  * percolator); it runs before the offsets are committed, so a crash repeats it (alert hits are
@@ -71,10 +71,8 @@ export async function startSearchIndexer(deps: IndexerDeps, onIndexed?: (docs: I
   const seen = createSeenChanges()
 
   /** Waits until the table sink has applied every message of the batch. */
-  async function sinkCaughtUp(changes: Change[], batch: BatchContext | undefined): Promise<void> {
-    for (const [key, offset] of lastOffsets(changes)) {
-      const topic = key.slice(0, key.lastIndexOf('/'))
-      const partition = Number(key.slice(key.lastIndexOf('/') + 1))
+  async function sinkCaughtUp(last: readonly PartitionOffset[], batch: BatchContext | undefined): Promise<void> {
+    for (const { topic, partition, offset } of last) {
       if (!await keepAlive(batch, SINK_WAIT_MS, (ms) => watermarks.waitUntilApplied(topic, partition, String(offset), ms), 'waiting for the table sink')) {
         throw new DependencyError('table sink', topic, `has not applied offset ${offset} of partition ${partition} within ${SINK_WAIT_MS / 1000} s; is the table-sink role running?`)
       }
@@ -99,7 +97,8 @@ export async function startSearchIndexer(deps: IndexerDeps, onIndexed?: (docs: I
 
   async function index(changes: Change[], batch?: BatchContext): Promise<void> {
     if (!changes.length) return
-    await sinkCaughtUp(changes, batch)
+    const last = lastOffsets(changes)
+    await sinkCaughtUp(last, batch)
     const rowsOf = new Map<string, Row[]>()
     const deleted = new Map<string, string[]>()
     for (const { resource, event } of changes) {
@@ -120,7 +119,7 @@ export async function startSearchIndexer(deps: IndexerDeps, onIndexed?: (docs: I
     const reloads = new Set<SearchType>()
     const builds: [SearchType, number[], Offsets][] = []
     const writes: Promise<void>[] = []
-    const last = lastOffsets(changes)
+    const lastByKey: Offsets = new Map(last.map((p) => [offsetKey(p.topic, p.partition), p.offset]))
     let documents = 0
     let seenBefore = 0
     for (const type of Object.keys(SEARCH_TYPES) as SearchType[]) {
@@ -129,7 +128,7 @@ export async function startSearchIndexer(deps: IndexerDeps, onIndexed?: (docs: I
         const rows = rowsOf.get(resource)
         if (rows?.length) for (const id of await source.affected(type, resource, rows)) ids.add(id)
       }
-      const list = [...ids].filter((id) => !seen.saw(type, id, last))
+      const list = [...ids].filter((id) => !seen.saw(type, id, lastByKey))
       seenBefore += ids.size - list.length
       for (let i = 0; i < list.length; i += CHUNK) {
         const chunk = list.slice(i, i + CHUNK)
@@ -199,15 +198,19 @@ export async function startSearchIndexer(deps: IndexerDeps, onIndexed?: (docs: I
 }
 
 /** Per partition, the last offset of the changes. */
-function lastOffsets(changes: readonly Change[]): Offsets {
-  const out = new Map<string, bigint>()
+function lastOffsets(changes: readonly Change[]): PartitionOffset[] {
+  const out = new Map<string, PartitionOffset>()
   for (const { source: s } of changes) {
     const key = offsetKey(s.topic, s.partition)
     const offset = BigInt(s.message.offset)
-    if ((out.get(key) ?? -1n) < offset) out.set(key, offset)
+    const at = out.get(key)
+    if (!at) out.set(key, { topic: s.topic, partition: s.partition, offset })
+    else if (at.offset < offset) at.offset = offset
   }
-  return out
+  return [...out.values()]
 }
+
+interface PartitionOffset { topic: string; partition: number; offset: bigint }
 
 export interface PreviousText { hash: number; textVersion: number; deleted: boolean }
 
