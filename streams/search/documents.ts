@@ -51,6 +51,25 @@ export const SEARCH_SOURCES: Record<SearchType, readonly string[]> = {
   oa: ['audio', 'dockets'],
 }
 
+/**
+ * Rows whose words go into the documents of other entities (an opinion into its cluster's, a party
+ * into its dockets'): the types of those documents, and their ids as the row names them. A row can
+ * move (an opinion to another cluster, a party off a docket), so the indexer also remembers which
+ * documents each row was last indexed into (parents.ts) and rebuilds those too.
+ */
+export const PARENTS: Readonly<Record<string, { types: readonly SearchType[]; of(row: Row): number[] }>> = {
+  opinions: { types: ['o'], of: (r) => one(r.cluster_id) },
+  citations: { types: ['o'], of: (r) => one(r.cluster_id) },
+  'docket-entries': { types: ['r'], of: (r) => one(r.docket_id) },
+  'archive-documents': { types: ['r'], of: (r) => one(r.docket_id) },
+  parties: { types: ['r', 'd'], of: (r) => uniq(ids(r.docket_ids)) },
+  attorneys: { types: ['r', 'd'], of: (r) => uniq(ids(r.docket_ids)) },
+  positions: { types: ['p'], of: (r) => one(r.person_id) },
+  educations: { types: ['p'], of: (r) => one(r.person_id) },
+  'political-affiliations': { types: ['p'], of: (r) => one(r.person_id) },
+  'aba-ratings': { types: ['p'], of: (r) => one(r.person_id) },
+}
+
 const num = (v: unknown) => (v === null || v === undefined || v === '' ? null : Number(v))
 const uniq = (xs: (number | null)[]) => [...new Set(xs.filter((x): x is number => x !== null && Number.isFinite(x)))]
 const text = (v: unknown) => (typeof v === 'string' && v ? v : '')
@@ -58,6 +77,7 @@ const orNull = (v: unknown) => (v === undefined || v === '' ? null : v)
 /** A date as results show it: YYYY-MM-DD, or null. */
 const day = (v: unknown) => (typeof v === 'string' && v ? v.slice(0, 10) : null)
 const ids = (v: unknown) => (Array.isArray(v) ? v.map(Number) : [])
+const one = (v: unknown) => uniq([num(v)])
 const display = (list: readonly Choice[], v: unknown) => list.find((c) => c.value === v)?.display_name ?? (v === null || v === undefined ? null : String(v))
 /** '010combined' → 'combined-opinion': the opinion kinds as search results name them. */
 const opinionKind = (v: unknown) => {
@@ -382,22 +402,19 @@ export function createDocumentSource(db: Db): DocumentSource {
 
   /** For each (type, resource): the document ids a changed row of the resource touches. */
   async function affected(type: SearchType, resource: string, rows: readonly Row[]): Promise<Ids> {
-    const col = (c: string) => uniq(rows.map((r) => num(r[c])))
     const ids = () => uniq(rows.map((r) => num(r.id)))
     const viaTable = async (table: string, column: string, values: Ids) => uniq((await where(table, column, values, sql`id`)).map((r) => num(r.id)))
+    const parent = PARENTS[resource]
+    if (parent?.types.includes(type)) return uniq(rows.flatMap(parent.of))
     switch (`${type}:${resource}`) {
       case 'o:clusters': case 'o:citation-counts': return ids()
-      case 'o:opinions': case 'o:citations': return col('cluster_id')
       case 'o:dockets': return viaTable('clusters', 'docket_id', ids())
       case 'o:citation-texts': return uniq((await where('opinions', 'id', ids(), sql`cluster_id AS id`)).map((r) => num(r.id)))
       case 'r:dockets': case 'd:dockets': return ids()
-      case 'r:docket-entries': case 'r:archive-documents': return col('docket_id')
-      case 'r:parties': case 'd:parties': case 'r:attorneys': case 'd:attorneys': return uniq(rows.flatMap((r) => ((r.docket_ids as number[]) ?? []).map(Number)))
       case 'rd:archive-documents': return ids()
       case 'rd:docket-entries': return viaTable('archive_documents', 'docket_entry_id', ids())
       case 'rd:dockets': return viaTable('archive_documents', 'docket_id', ids())
       case 'p:people': return ids()
-      case 'p:positions': case 'p:educations': case 'p:political-affiliations': case 'p:aba-ratings': return col('person_id')
       case 'oa:audio': return ids()
       case 'oa:dockets': return viaTable('audio', 'docket_id', ids())
       default: return []

@@ -30,8 +30,9 @@ import { SEARCH_RESULTS } from '../../schemas/internal/search.js'
 import { SEARCH_TYPES, analyzeDocument, textHash, searchTables, type SearchType, type AnalyzedDoc } from '../../domain/search/index.js'
 import { refreshSql, toIndexRows, indexColumns, postingsInsertSql, type IndexDoc, type IndexRows } from '../../domain/search/to-sql.js'
 import { startStream, keepAlive, type StreamDef, type Incoming, type BatchContext, type ConsumerTimeouts } from '../runner.js'
-import { createDocumentSource, SEARCH_SOURCES, type Built, type Row } from './documents.js'
+import { createDocumentSource, SEARCH_SOURCES, PARENTS, type Built, type Row } from './documents.js'
 import { createSeenChanges, offsetKey, type Offsets } from './seen-changes.js'
+import { createParentLedger, parentsAfter } from './parents.js'
 
 export const SEARCH_INDEXER = 'search-indexer'
 
@@ -69,6 +70,8 @@ export async function startSearchIndexer(deps: IndexerDeps, onIndexed?: (docs: I
   const live = liveVersionReloader(db, log)
   // changes that a document's last build already saw are not built again (seen-changes.ts)
   const seen = createSeenChanges()
+  // the documents each opinion, party… was last indexed into: a row that moves leaves them (parents.ts)
+  const parents = createParentLedger(db)
 
   /** Waits until the table sink has applied every message of the batch. */
   async function sinkCaughtUp(last: readonly PartitionOffset[], batch: BatchContext | undefined): Promise<void> {
@@ -115,6 +118,8 @@ export async function startSearchIndexer(deps: IndexerDeps, onIndexed?: (docs: I
       const gone = keys.map((k) => ({ [r.key]: r.keyKind === 'int' ? Number(k) : k }))
       rowsOf.set(resource, [...(rowsOf.get(resource) ?? []), ...gone, ...await lastLiveRows(resource, keys)])
     }
+    const parentsNow = parentsAfter(changes.map((c) => ({ resource: c.resource, ...c.event })))
+    const parentsBefore = await parents.recorded(parentsNow)
     const indexed: IndexedDocument[] = []
     const reloads = new Set<SearchType>()
     const builds: [SearchType, number[], Offsets][] = []
@@ -127,6 +132,8 @@ export async function startSearchIndexer(deps: IndexerDeps, onIndexed?: (docs: I
       for (const resource of SEARCH_SOURCES[type]) {
         const rows = rowsOf.get(resource)
         if (rows?.length) for (const id of await source.affected(type, resource, rows)) ids.add(id)
+        // the documents a moved or deleted row was in
+        if (PARENTS[resource]?.types.includes(type)) for (const list of parentsBefore.get(resource)?.values() ?? []) for (const id of list) ids.add(id)
       }
       const list = [...ids].filter((id) => !seen.saw(type, id, lastByKey))
       seenBefore += ids.size - list.length
@@ -166,6 +173,7 @@ export async function startSearchIndexer(deps: IndexerDeps, onIndexed?: (docs: I
     // Committed only once searchable (see liveVersionReloader).
     await Promise.all([...reloads].map((type) => live.changed(type)))
     if (onIndexed && indexed.length) await onIndexed(indexed)
+    await parents.record(parentsNow, parentsBefore, version())
     for (const [type, chunk, applied] of builds) seen.record(type, chunk, applied)
     log.debug({ changes: changes.length, documents, seenBefore }, 'search documents indexed')
   }
