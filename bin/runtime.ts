@@ -137,7 +137,7 @@ export async function startProcessors(rt: Runtime, roles: readonly ProcessorRole
       // The indexer hands each batch's documents to the search-alert percolator before committing.
       const percolator = await startPercolator(deps)
       started.push(percolator)
-      started.push(await startSearchIndexer({ ...rt, watermarks }, (docs) => percolator.percolate(docs)))
+      started.push(await startSearchIndexer({ ...rt, watermarks }, percolator))
       started.push(startSearchCompaction(rt))
     }
   }

@@ -11,9 +11,9 @@
  * build already saw the batch's changes is left out (seen-changes.ts). A chunk's inserts run
  * while the next chunk is built. A document whose entity is gone is deleted from the index.
  *
- * Optional `onIndexed` receives each batch's new and changed documents (the search-alert
- * percolator); it runs before the offsets are committed, so a crash repeats it (alert hits are
- * recorded, so nothing is sent twice).
+ * An optional percolator (the search alerts) matches each chunk's documents as they are built;
+ * only the matches are kept, and they are delivered once the batch is searchable, before its
+ * offsets are committed: a crash repeats them (alert hits are recorded, so nothing is sent twice).
  */
 import { Readable } from 'node:stream'
 import type { Kafka } from 'kafkajs'
@@ -49,6 +49,12 @@ const SINK_WAIT_MS = 60_000
 
 export interface IndexedDocument { type: SearchType; id: number; built: Built; analyzed: AnalyzedDoc }
 
+/** What the indexer hands its documents to (streams/search/percolator.ts). */
+export interface Percolation<Hit> {
+  match(docs: readonly IndexedDocument[]): Hit[]
+  deliver(hits: readonly Hit[]): Promise<void>
+}
+
 export interface IndexerDeps {
   cfg: Config; kafka: Kafka; registry: Registry; log: Logger; db: Db; catalogue: Catalogue; watermarks?: Watermarks
   /** The indexer consumer's group timeouts (tests shorten them). */
@@ -57,7 +63,7 @@ export interface IndexerDeps {
 
 interface Change { resource: string; event: EntityEvent; source: Incoming }
 
-export async function startSearchIndexer(deps: IndexerDeps, onIndexed?: (docs: IndexedDocument[]) => Promise<void>) {
+export async function startSearchIndexer<Hit>(deps: IndexerDeps, percolation?: Percolation<Hit>) {
   const { cfg, db, catalogue: cat } = deps
   const log = deps.log.child({ stream: SEARCH_INDEXER })
   const source = createDocumentSource(db)
@@ -120,7 +126,7 @@ export async function startSearchIndexer(deps: IndexerDeps, onIndexed?: (docs: I
     }
     const parentsNow = parentsAfter(changes.map((c) => ({ resource: c.resource, ...c.event })))
     const parentsBefore = await parents.recorded(parentsNow)
-    const indexed: IndexedDocument[] = []
+    const hits: Hit[] = []
     const reloads = new Set<SearchType>()
     const builds: [SearchType, number[], Offsets][] = []
     const writes: Promise<void>[] = []
@@ -145,6 +151,7 @@ export async function startSearchIndexer(deps: IndexerDeps, onIndexed?: (docs: I
         const now = new Date().toISOString()
         const docs: IndexDoc[] = []
         const results: Record<string, unknown>[] = []
+        const indexed: IndexedDocument[] = []
         for (const id of chunk) {
           const b = built.get(id) ?? null
           if (!b) {
@@ -155,8 +162,10 @@ export async function startSearchIndexer(deps: IndexerDeps, onIndexed?: (docs: I
           const analyzed = analyzeDocument(type, b.doc)
           docs.push({ doc: analyzed, version: v, ...textVersionOf(before.get(id), textHash(type, b.doc), v) })
           results.push({ type, id, result: JSON.stringify(b.result), date_created: b.created, indexed_at: now, _version: v, _deleted: 0 })
-          if (onIndexed) indexed.push({ type, id, built: b, analyzed })
+          if (percolation) indexed.push({ type, id, built: b, analyzed })
         }
+        // a chunk's documents are matched now and let go: a catch-up batch touches tens of thousands
+        if (percolation) for (const hit of percolation.match(indexed)) hits.push(hit)
         // the chunk's inserts go on while the next chunk (or type) is built: the server works
         // beside this process instead of in turn with it
         const write = startIndexRowsWrite(db, cfg.clickhouseUrl, type, toIndexRows(type, docs))
@@ -172,7 +181,7 @@ export async function startSearchIndexer(deps: IndexerDeps, onIndexed?: (docs: I
     await Promise.all(writes)
     // Committed only once searchable (see liveVersionReloader).
     await Promise.all([...reloads].map((type) => live.changed(type)))
-    if (onIndexed && indexed.length) await onIndexed(indexed)
+    if (percolation && hits.length) await percolation.deliver(hits)
     await parents.record(parentsNow, parentsBefore, version())
     for (const [type, chunk, applied] of builds) seen.record(type, chunk, applied)
     log.debug({ changes: changes.length, documents, seenBefore }, 'search documents indexed')

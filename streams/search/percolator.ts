@@ -52,8 +52,18 @@ export function compileAlert(row: Row): CompiledAlert | null {
   return { id: Number(row.id), userId: Number(row.user_id), type, rate, row, ast, matches: compileMatcher(ast, type), query: typed }
 }
 
+/** A document an alert matched. */
+export interface AlertHit { alert: CompiledAlert; doc: IndexedDocument }
+
+/**
+ * Matching and delivery are two steps so the indexer keeps only what matched: it matches each chunk
+ * of documents as it builds it, and delivers a batch's hits once its documents are searchable.
+ */
 export interface Percolator {
-  percolate(docs: IndexedDocument[]): Promise<void>
+  /** The alerts these documents match (in memory, at once). */
+  match(docs: readonly IndexedDocument[]): AlertHit[]
+  /** Records the hits and sends real-time alerts; hits recorded before (a replay) are not sent again. */
+  deliver(hits: readonly AlertHit[]): Promise<void>
   /** Alerts currently compiled (for measurements). */
   readonly size: number
   stop(): Promise<void>
@@ -85,9 +95,10 @@ export async function startPercolator(deps: SourceDeps): Promise<Percolator> {
 
   return {
     get size() { return index.size },
-    async percolate(docs) {
-      const hits: { alert: CompiledAlert; doc: IndexedDocument }[] = []
-      // A consumed batch is matched a type at a time, the whole batch at once (percolate-batch.ts).
+    match(docs) {
+      const hits: AlertHit[] = []
+      if (!index.size) return hits
+      // Matched a type at a time, all its documents at once (percolate-batch.ts).
       const byType = new Map<IndexedDocument['type'], IndexedDocument[]>()
       for (const doc of docs) {
         const list = byType.get(doc.type)
@@ -97,6 +108,9 @@ export async function startPercolator(deps: SourceDeps): Promise<Percolator> {
       for (const [type, ofType] of byType) {
         index.matchBatch(type, ofType.map((d) => d.analyzed)).forEach((alerts, i) => { for (const alert of alerts) hits.push({ alert, doc: ofType[i] }) })
       }
+      return hits
+    },
+    async deliver(hits) {
       if (!hits.length) return
       // Hits already recorded (a document changed again, a replayed batch) are not new.
       const alertIds = [...new Set(hits.map((h) => h.alert.id))]
@@ -117,7 +131,7 @@ export async function startPercolator(deps: SourceDeps): Promise<Percolator> {
       }
       for (const { alert, docs: matched } of byAlert.values()) await sendAlert(alert, matched.map((d) => alertResult(alert, d)), now)
       if (byAlert.size) await deps.publisher.flush()
-      log.debug({ documents: docs.length, hits: fresh.length, realTime: byAlert.size }, 'documents percolated')
+      log.debug({ hits: fresh.length, realTime: byAlert.size }, 'search alert hits delivered')
     },
     async stop() { await alerts.stop(); await ctx.stop() },
   }

@@ -175,7 +175,7 @@ t.test('events end to end', async (t) => {
     t.match(refused.json(), { query: [/match-all/] }, 'a match-all alert is refused')
     await waitFor(async () => app.readModel!.store.get('alerts', daily.id) !== undefined, 'the alerts in the read model')
     // The percolator has compiled the three alerts (its alerts table read them) before the documents arrive.
-    const percolator = streams.find((s): s is Percolator => 'percolate' in s)!
+    const percolator = streams.find((s): s is Percolator => 'deliver' in s)!
     await waitFor(async () => percolator.size >= 3, 'the alerts in the percolator')
     await pub.upsert('clusters', { id: 40, docket_id: 1, case_name: 'Doe v. Acme', date_filed: ts.slice(0, 10), precedential_status: 'Published', slug: 'doe-v-acme', date_created: ts, date_modified: ts })
     await pub.upsert('opinions', { id: 400, cluster_id: 40, type: '010combined', plain_text: 'The right to privacy protects the home.', date_created: ts, date_modified: ts })
