@@ -379,9 +379,12 @@ class U32 {
  * never shared): a batch's intermediate postings would otherwise allocate some 50 MB of array
  * buffers, and its String columns megabytes more, and V8 answers that much new external memory
  * with full collections of the heap. `take` lends the smallest kept buffer that is long enough.
+ * What is kept is bounded in count and in bytes: without the byte bound a catch-up of long
+ * opinions kept about 800 MB of buffers sized for its largest chunks.
  */
-function scratchPool<T extends { length: number }>(limit: number, make: (n: number) => T) {
+function scratchPool<T extends { length: number; byteLength: number }>(limit: number, limitBytes: number, make: (n: number) => T) {
   const kept: T[] = []
+  let bytes = 0
   return {
     take(n: number): T {
       let best = -1
@@ -390,14 +393,19 @@ function scratchPool<T extends { length: number }>(limit: number, make: (n: numb
       const a = kept[best]
       kept[best] = kept[kept.length - 1]
       kept.pop()
+      bytes -= a.byteLength
       return a
     },
-    give(a: T): void { if (kept.length < limit) kept.push(a) },
+    give(a: T): void {
+      if (kept.length >= limit || bytes + a.byteLength > limitBytes) return
+      kept.push(a)
+      bytes += a.byteLength
+    },
   }
 }
 
-const arrayPool = scratchPool<Uint32Array>(256, (n) => new Uint32Array(n))
-const bytePool = scratchPool<Buffer>(16, (n) => Buffer.allocUnsafeSlow(Math.max(n, 4096)))
+const arrayPool = scratchPool<Uint32Array>(256, 192 << 20, (n) => new Uint32Array(n))
+const bytePool = scratchPool<Buffer>(16, 64 << 20, (n) => Buffer.allocUnsafeSlow(Math.max(n, 4096)))
 const take = arrayPool.take
 const give = arrayPool.give
 
