@@ -35,39 +35,44 @@ export interface Built {
 }
 
 export interface DocumentSource {
-  /** Documents of `type` an upsert or delete of `resource` touches. */
-  affected(type: SearchType, resource: string, rows: readonly Row[]): Promise<Ids>
+  /**
+   * Documents of `type` an upsert or delete of `resource` touches. For a resource of PARENTS,
+   * `previous` are the parents its rows were last indexed into (parents.ts), touched as well.
+   */
+  affected(type: SearchType, resource: string, rows: readonly Row[], previous?: readonly number[]): Promise<Ids>
   /** The documents (null: gone) for these ids. */
   build(type: SearchType, ids: Ids): Promise<Map<number, Built | null>>
 }
 
-/** Which resources feed which search types. */
+/** Which resources feed which search types: every table a type's builder reads. */
 export const SEARCH_SOURCES: Record<SearchType, readonly string[]> = {
-  o: ['clusters', 'opinions', 'citations', 'dockets', 'citation-counts', 'citation-texts'],
-  r: ['dockets', 'docket-entries', 'archive-documents', 'parties', 'attorneys'],
-  d: ['dockets', 'parties', 'attorneys'],
-  rd: ['archive-documents', 'docket-entries', 'dockets'],
-  p: ['people', 'positions', 'educations', 'political-affiliations', 'aba-ratings'],
-  oa: ['audio', 'dockets'],
+  o: ['clusters', 'opinions', 'citations', 'dockets', 'citation-counts', 'citation-texts', 'people', 'courts'],
+  r: ['dockets', 'docket-entries', 'archive-documents', 'parties', 'attorneys', 'bankruptcy-information', 'people', 'courts'],
+  d: ['dockets', 'parties', 'attorneys', 'bankruptcy-information', 'people', 'courts'],
+  rd: ['archive-documents', 'docket-entries', 'dockets', 'parties', 'attorneys', 'bankruptcy-information', 'people', 'courts'],
+  p: ['people', 'positions', 'educations', 'political-affiliations', 'aba-ratings', 'schools', 'courts'],
+  oa: ['audio', 'dockets', 'courts'],
 }
 
 /**
- * Rows whose words go into the documents of other entities (an opinion into its cluster's, a party
- * into its dockets'): the types of those documents, and their ids as the row names them. A row can
- * move (an opinion to another cluster, a party off a docket), so the indexer also remembers which
- * documents each row was last indexed into (parents.ts) and rebuilds those too.
+ * Rows that belong to another entity (an opinion to its cluster, a party to its dockets) and go
+ * into the documents built from it: the parent resource, the types whose documents hold the row,
+ * and the parents' ids as the row names them. A row can move (an opinion to another cluster, a
+ * party off a docket), so the indexer also remembers which parents each row was last indexed
+ * under (parents.ts) and rebuilds their documents too.
  */
-export const PARENTS: Readonly<Record<string, { types: readonly SearchType[]; of(row: Row): number[] }>> = {
-  opinions: { types: ['o'], of: (r) => one(r.cluster_id) },
-  citations: { types: ['o'], of: (r) => one(r.cluster_id) },
-  'docket-entries': { types: ['r'], of: (r) => one(r.docket_id) },
-  'archive-documents': { types: ['r'], of: (r) => one(r.docket_id) },
-  parties: { types: ['r', 'd'], of: (r) => uniq(ids(r.docket_ids)) },
-  attorneys: { types: ['r', 'd'], of: (r) => uniq(ids(r.docket_ids)) },
-  positions: { types: ['p'], of: (r) => one(r.person_id) },
-  educations: { types: ['p'], of: (r) => one(r.person_id) },
-  'political-affiliations': { types: ['p'], of: (r) => one(r.person_id) },
-  'aba-ratings': { types: ['p'], of: (r) => one(r.person_id) },
+export const PARENTS: Readonly<Record<string, { parent: 'clusters' | 'dockets' | 'people'; types: readonly SearchType[]; of(row: Row): number[] }>> = {
+  opinions: { parent: 'clusters', types: ['o'], of: (r) => one(r.cluster_id) },
+  citations: { parent: 'clusters', types: ['o'], of: (r) => one(r.cluster_id) },
+  'docket-entries': { parent: 'dockets', types: ['r'], of: (r) => one(r.docket_id) },
+  'archive-documents': { parent: 'dockets', types: ['r'], of: (r) => one(r.docket_id) },
+  parties: { parent: 'dockets', types: ['r', 'd', 'rd'], of: (r) => uniq(ids(r.docket_ids)) },
+  attorneys: { parent: 'dockets', types: ['r', 'd', 'rd'], of: (r) => uniq(ids(r.docket_ids)) },
+  'bankruptcy-information': { parent: 'dockets', types: ['r', 'd', 'rd'], of: (r) => one(r.docket_id) },
+  positions: { parent: 'people', types: ['p'], of: (r) => one(r.person_id) },
+  educations: { parent: 'people', types: ['p'], of: (r) => one(r.person_id) },
+  'political-affiliations': { parent: 'people', types: ['p'], of: (r) => one(r.person_id) },
+  'aba-ratings': { parent: 'people', types: ['p'], of: (r) => one(r.person_id) },
 }
 
 const num = (v: unknown) => (v === null || v === undefined || v === '' ? null : Number(v))
@@ -400,23 +405,57 @@ export function createDocumentSource(db: Db): DocumentSource {
     },
   }
 
+  /**
+   * `out` of the rows of a table (FINAL) whose `column` is in `values`. The output is named apart
+   * from every column: an alias that shadows a column replaces it in the WHERE clause too.
+   */
+  const via = async (table: string, column: string, values: readonly (number | string)[], out = 'id'): Promise<Ids> =>
+    values.length ? uniq((await where(table, column, values, sql`${ident(out)} AS via_out`)).map((r) => num(r.via_out))) : []
+  /** `out` of the rows whose array `column` holds one of `values`. */
+  const viaArray = async (table: string, column: string, values: Ids, out = 'id'): Promise<Ids> =>
+    values.length ? uniq((await db.withKeys<Row>(values, 'Int64', (k) => selectFinal(t(table), sql`${ident(out)} AS via_out`, sql`arrayExists((x) -> x IN ${k}, ${ident(column)})`, 'id'))).map((r) => num(r.via_out))) : []
+  const union = async (...parts: Promise<Ids>[]) => uniq((await Promise.all(parts)).flat())
+
   /** For each (type, resource): the document ids a changed row of the resource touches. */
-  async function affected(type: SearchType, resource: string, rows: readonly Row[]): Promise<Ids> {
+  async function affected(type: SearchType, resource: string, rows: readonly Row[], previous: readonly number[] = []): Promise<Ids> {
     const ids = () => uniq(rows.map((r) => num(r.id)))
-    const viaTable = async (table: string, column: string, values: Ids) => uniq((await where(table, column, values, sql`id`)).map((r) => num(r.id)))
+    const keys = () => [...new Set(rows.map((r) => String(r.id)))]
     const parent = PARENTS[resource]
-    if (parent?.types.includes(type)) return uniq(rows.flatMap(parent.of))
+    if (parent) {
+      if (!parent.types.includes(type)) return []
+      const parents = uniq([...rows.flatMap(parent.of), ...previous])
+      return type === 'rd' ? via('archive_documents', 'docket_id', parents) : parents
+    }
+    // dockets whose judges (assigned, referred) are these people
+    const docketsOfJudges = () => union(via('dockets', 'assigned_to_id', ids()), via('dockets', 'referred_to_id', ids()))
     switch (`${type}:${resource}`) {
       case 'o:clusters': case 'o:citation-counts': return ids()
-      case 'o:dockets': return viaTable('clusters', 'docket_id', ids())
-      case 'o:citation-texts': return uniq((await where('opinions', 'id', ids(), sql`cluster_id AS id`)).map((r) => num(r.id)))
+      case 'o:dockets': return via('clusters', 'docket_id', ids())
+      case 'o:citation-texts': return via('opinions', 'id', ids(), 'cluster_id')
+      case 'o:people': return union(via('opinions', 'author_id', ids(), 'cluster_id'), viaArray('clusters', 'panel_ids', ids()))
+      case 'o:courts': return via('clusters', 'docket_id', await via('dockets', 'court_id', keys()))
       case 'r:dockets': case 'd:dockets': return ids()
+      case 'r:people': case 'd:people': return docketsOfJudges()
+      case 'r:courts': case 'd:courts': return via('dockets', 'court_id', keys())
       case 'rd:archive-documents': return ids()
-      case 'rd:docket-entries': return viaTable('archive_documents', 'docket_entry_id', ids())
-      case 'rd:dockets': return viaTable('archive_documents', 'docket_id', ids())
-      case 'p:people': return ids()
+      case 'rd:docket-entries': return via('archive_documents', 'docket_entry_id', ids())
+      case 'rd:dockets': return via('archive_documents', 'docket_id', ids())
+      case 'rd:people': return via('archive_documents', 'docket_id', await docketsOfJudges())
+      case 'rd:courts': return via('archive_documents', 'docket_id', await via('dockets', 'court_id', keys()))
+      case 'p:people': {
+        // a judge's own document, the one an alias belongs to, and the judges whose positions
+        // name this one as supervisor, predecessor or appointer (by the appointer's position)
+        const own = ids()
+        const aliasOf = uniq(rows.map((r) => num(r.is_alias_of_id)))
+        const theirPositions = await via('positions', 'person_id', own)
+        return union(Promise.resolve([...own, ...aliasOf]), via('positions', 'supervisor_id', own, 'person_id'), via('positions', 'predecessor_id', own, 'person_id'),
+          via('positions', 'appointer_id', theirPositions, 'person_id'))
+      }
+      case 'p:schools': return via('educations', 'school_id', ids(), 'person_id')
+      case 'p:courts': return via('positions', 'court_id', keys(), 'person_id')
       case 'oa:audio': return ids()
-      case 'oa:dockets': return viaTable('audio', 'docket_id', ids())
+      case 'oa:dockets': return via('audio', 'docket_id', ids())
+      case 'oa:courts': return via('audio', 'docket_id', await via('dockets', 'court_id', keys()))
       default: return []
     }
   }

@@ -30,7 +30,7 @@ import { SEARCH_RESULTS } from '../../schemas/internal/search.js'
 import { SEARCH_TYPES, analyzeDocument, textHash, searchTables, type SearchType, type AnalyzedDoc } from '../../domain/search/index.js'
 import { refreshSql, toIndexRows, indexColumns, postingsInsertSql, type IndexDoc, type IndexRows } from '../../domain/search/to-sql.js'
 import { startStream, keepAlive, type StreamDef, type Incoming, type BatchContext, type ConsumerTimeouts } from '../runner.js'
-import { createDocumentSource, SEARCH_SOURCES, PARENTS, type Built, type Row } from './documents.js'
+import { createDocumentSource, SEARCH_SOURCES, type Built, type Row } from './documents.js'
 import { createSeenChanges, offsetKey, type Offsets } from './seen-changes.js'
 import { createParentLedger, parentsAfter } from './parents.js'
 
@@ -137,9 +137,8 @@ export async function startSearchIndexer<Hit>(deps: IndexerDeps, percolation?: P
       const ids = new Set<number>()
       for (const resource of SEARCH_SOURCES[type]) {
         const rows = rowsOf.get(resource)
-        if (rows?.length) for (const id of await source.affected(type, resource, rows)) ids.add(id)
-        // the documents a moved or deleted row was in
-        if (PARENTS[resource]?.types.includes(type)) for (const list of parentsBefore.get(resource)?.values() ?? []) for (const id of list) ids.add(id)
+        // with the parents a moved or deleted row was last indexed under
+        if (rows?.length) for (const id of await source.affected(type, resource, rows, [...parentsBefore.get(resource)?.values() ?? []].flat())) ids.add(id)
       }
       const list = [...ids].filter((id) => !seen.saw(type, id, lastByKey))
       seenBefore += ids.size - list.length
