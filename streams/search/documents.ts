@@ -20,7 +20,7 @@
 import { selectFinal, selectFinalIn, type Db } from '../../core/clickhouse.js'
 import { sql, ident, type Sql } from '../../core/sql.js'
 import { stripHtml } from '../../domain/citations/html.js'
-import type { SearchType, SearchDocument } from '../../domain/search/index.js'
+import { searchTables, type SearchType, type SearchDocument } from '../../domain/search/index.js'
 import { OPINION_TYPE, POSITION_TYPE, HOW_SELECTED, TERMINATION_REASON, POLITICAL_PARTY, ABA_RATING, GENDER, RACE, NOMINATION_PROCESS, DOCUMENT_TYPE } from '../../schemas/catalogue/choices.js'
 import type { Choice } from '../../schemas/define.js'
 
@@ -411,10 +411,22 @@ export function createDocumentSource(db: Db): DocumentSource {
    */
   const via = async (table: string, column: string, values: readonly (number | string)[], out = 'id'): Promise<Ids> =>
     values.length ? uniq((await where(table, column, values, sql`${ident(out)} AS via_out`)).map((r) => num(r.via_out))) : []
-  /** `out` of the rows whose array `column` holds one of `values`. */
-  const viaArray = async (table: string, column: string, values: Ids, out = 'id'): Promise<Ids> =>
-    values.length ? uniq((await db.withKeys<Row>(values, 'Int64', (k) => selectFinal(t(table), sql`${ident(out)} AS via_out`, sql`arrayExists((x) -> x IN ${k}, ${ident(column)})`, 'id'))).map((r) => num(r.via_out))) : []
   const union = async (...parts: Promise<Ids>[]) => uniq((await Promise.all(parts)).flat())
+  /**
+   * Documents already in the index among `candidates` (a query of ids, given the keys). For rows
+   * many documents show (a court, a judge, a school): a document not yet indexed needs no rebuild,
+   * since its first build reads the row as it is then, and in a catch-up the first court would
+   * otherwise build every document at once. Candidates are read without FINAL: an old version
+   * adds a document to rebuild, never loses one.
+   */
+  const indexedAmong = async (type: SearchType, keys: readonly (number | string)[], candidates: (k: Sql) => Sql): Promise<Ids> => {
+    if (!keys.length) return []
+    const kind = keys.every((v) => typeof v === 'number') ? 'Int64' : 'String'
+    const rows = await db.withKeys<Row>(keys, kind, (k) => sql`SELECT DISTINCT id FROM ${t(searchTables(type).docs)} WHERE id IN (${candidates(k)})`)
+    return uniq(rows.map((r) => num(r.id)))
+  }
+  const docketsOfCourts = (k: Sql) => sql`SELECT id FROM ${t('dockets')} WHERE court_id IN ${k}`
+  const docketsOfJudges = (k: Sql) => sql`SELECT id FROM ${t('dockets')} WHERE assigned_to_id IN ${k} OR referred_to_id IN ${k}`
 
   /** For each (type, resource): the document ids a changed row of the resource touches. */
   async function affected(type: SearchType, resource: string, rows: readonly Row[], previous: readonly number[] = []): Promise<Ids> {
@@ -426,22 +438,20 @@ export function createDocumentSource(db: Db): DocumentSource {
       const parents = uniq([...rows.flatMap(parent.of), ...previous])
       return type === 'rd' ? via('archive_documents', 'docket_id', parents) : parents
     }
-    // dockets whose judges (assigned, referred) are these people
-    const docketsOfJudges = () => union(via('dockets', 'assigned_to_id', ids()), via('dockets', 'referred_to_id', ids()))
     switch (`${type}:${resource}`) {
       case 'o:clusters': case 'o:citation-counts': return ids()
       case 'o:dockets': return via('clusters', 'docket_id', ids())
       case 'o:citation-texts': return via('opinions', 'id', ids(), 'cluster_id')
-      case 'o:people': return union(via('opinions', 'author_id', ids(), 'cluster_id'), viaArray('clusters', 'panel_ids', ids()))
-      case 'o:courts': return via('clusters', 'docket_id', await via('dockets', 'court_id', keys()))
+      case 'o:people': return indexedAmong(type, ids(), (k) => sql`SELECT cluster_id FROM ${t('opinions')} WHERE author_id IN ${k} UNION ALL SELECT id FROM ${t('clusters')} WHERE arrayExists((x) -> x IN ${k}, panel_ids)`)
+      case 'o:courts': return indexedAmong(type, keys(), (k) => sql`SELECT id FROM ${t('clusters')} WHERE docket_id IN (${docketsOfCourts(k)})`)
       case 'r:dockets': case 'd:dockets': return ids()
-      case 'r:people': case 'd:people': return docketsOfJudges()
-      case 'r:courts': case 'd:courts': return via('dockets', 'court_id', keys())
+      case 'r:people': case 'd:people': return indexedAmong(type, ids(), docketsOfJudges)
+      case 'r:courts': case 'd:courts': return indexedAmong(type, keys(), docketsOfCourts)
       case 'rd:archive-documents': return ids()
       case 'rd:docket-entries': return via('archive_documents', 'docket_entry_id', ids())
       case 'rd:dockets': return via('archive_documents', 'docket_id', ids())
-      case 'rd:people': return via('archive_documents', 'docket_id', await docketsOfJudges())
-      case 'rd:courts': return via('archive_documents', 'docket_id', await via('dockets', 'court_id', keys()))
+      case 'rd:people': return indexedAmong(type, ids(), (k) => sql`SELECT id FROM ${t('archive_documents')} WHERE docket_id IN (${docketsOfJudges(k)})`)
+      case 'rd:courts': return indexedAmong(type, keys(), (k) => sql`SELECT id FROM ${t('archive_documents')} WHERE docket_id IN (${docketsOfCourts(k)})`)
       case 'p:people': {
         // a judge's own document, the one an alias belongs to, and the judges whose positions
         // name this one as supervisor, predecessor or appointer (by the appointer's position)
@@ -451,11 +461,11 @@ export function createDocumentSource(db: Db): DocumentSource {
         return union(Promise.resolve([...own, ...aliasOf]), via('positions', 'supervisor_id', own, 'person_id'), via('positions', 'predecessor_id', own, 'person_id'),
           via('positions', 'appointer_id', theirPositions, 'person_id'))
       }
-      case 'p:schools': return via('educations', 'school_id', ids(), 'person_id')
-      case 'p:courts': return via('positions', 'court_id', keys(), 'person_id')
+      case 'p:schools': return indexedAmong(type, ids(), (k) => sql`SELECT person_id FROM ${t('educations')} WHERE school_id IN ${k}`)
+      case 'p:courts': return indexedAmong(type, keys(), (k) => sql`SELECT person_id FROM ${t('positions')} WHERE court_id IN ${k}`)
       case 'oa:audio': return ids()
       case 'oa:dockets': return via('audio', 'docket_id', ids())
-      case 'oa:courts': return via('audio', 'docket_id', await via('dockets', 'court_id', keys()))
+      case 'oa:courts': return indexedAmong(type, keys(), (k) => sql`SELECT id FROM ${t('audio')} WHERE docket_id IN (${docketsOfCourts(k)})`)
       default: return []
     }
   }
