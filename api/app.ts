@@ -13,6 +13,7 @@ import { installErrorHandling } from './plugins/errors.js'
 import { installNegotiation } from './plugins/negotiation.js'
 import { installRequestLog, lazyRequestLogger } from './plugins/request-log.js'
 import { installAuth } from './plugins/auth.js'
+import { installRouteOf } from './plugins/route-of.js'
 import { installBodyParsers } from './plugins/body.js'
 import { createCitationThrottle, parseRate } from './plugins/citation-throttle.js'
 import { compileSerializers } from './engine/serialize.js'
@@ -104,6 +105,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     : undefined
   if (redis) app.addHook('onClose', async () => { redis.disconnect() })
   const usage = redis ? redisUsage(redis) : memoryUsage()
+  installRouteOf(app)
   installRequestLog(app)
   installErrorHandling(app)
   installNegotiation(app)

@@ -10,6 +10,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { LdsError } from '../../core/errors.js'
 import type { ApiUser, UserDirectory } from '../read-model/users.js'
+import { routeOf } from './route-of.js'
 
 export type { ApiUser }
 
@@ -45,7 +46,7 @@ export function parseAuthorization(header: string | undefined): Credentials {
 
 export function installAuth(app: FastifyInstance, deps: { users?: UserDirectory }): void {
   app.decorateRequest('user', null)
-  const required = (req: FastifyRequest) => (req.routeOptions.config?.auth === 'required' && !req.user ? notAuthenticated() : undefined)
+  const required = (req: FastifyRequest) => (routeOf(req).config?.auth === 'required' && !req.user ? notAuthenticated() : undefined)
   // Callback style: tokens and anonymous calls (nearly every request) are answered without a promise;
   // only a password check waits.
   app.addHook('onRequest', (req: FastifyRequest, _reply, done) => {

@@ -15,6 +15,7 @@ import type { Redis } from 'ioredis'
 import { LdsError } from '../../core/errors.js'
 import { parseRates, isBlocking, type Rate } from './rates.js'
 import type { UsageCounter } from './usage.js'
+import { routeOf } from './route-of.js'
 
 export type ThrottleScope = 'user' | 'anon' | 'tags' | 'fetch' | 'api_usage' | 'events'
 
@@ -92,7 +93,7 @@ export async function installThrottles(app: FastifyInstance, opts: { config?: Th
     },
     scopeOf(req) {
       const version = req.url.startsWith('/api/rest/v3/') ? 'v3' : 'v4'
-      const named = req.routeOptions.config?.throttle
+      const named = routeOf(req).config?.throttle
       if (!req.user) return { scope: 'anon', key: `ip:${req.ip}`, rates: this.ratesFor('anon', null, version) }
       const scope: ThrottleScope = named && named !== 'none' ? named : 'user'
       return { scope, key: `user:${req.user.id}`, rates: this.ratesFor(scope, req.user, version) }
@@ -122,7 +123,8 @@ export async function installThrottles(app: FastifyInstance, opts: { config?: Th
 
   // Callback style: with in-process counters a request is throttled without a promise.
   app.addHook('onRequest', (req, reply, done) => {
-    if (req.routeOptions.config?.throttle === 'none' || !req.routeOptions.url) return done()
+    const route = routeOf(req)
+    if (route.config?.throttle === 'none' || !route.url) return done()
     const { scope, key, rates: list } = throttles.scopeOf(req)
     if (isBlocking(list)) return done(new LdsError('LDS_ERR_THROTTLED', { detail: 'Request was throttled. Your account is currently blocked from making API requests.' }))
     let windows: WindowState[] | Promise<WindowState[]>

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import type { Kafka } from 'kafkajs'
 import type { Db } from '../../core/clickhouse.js'
 import { metricsRegistry, countRequest } from '../../core/metrics.js'
+import { routeOf } from '../plugins/route-of.js'
 
 /** /healthz checks the dependencies reads and writes need; /metrics serves Prometheus text. */
 export function registerHealth(app: FastifyInstance, deps: { db: Db; kafka?: Kafka }): void {
@@ -17,7 +18,7 @@ export function registerHealth(app: FastifyInstance, deps: { db: Db; kafka?: Kaf
   })
   app.get('/metrics', async (_req, reply) => reply.type(metricsRegistry.contentType).send(await metricsRegistry.metrics()))
   app.addHook('onResponse', (req, reply, done) => {
-    countRequest(req.method, req.routeOptions?.url ?? 'unmatched', reply.statusCode)
+    countRequest(req.method, routeOf(req).url ?? 'unmatched', reply.statusCode)
     done()
   })
 }
