@@ -45,6 +45,8 @@ export interface Config {
   readonly partitions: number
   /** Serialized objects the API keeps between requests (0: none). */
   readonly objectCacheEntries: number
+  /** The most MB of rendered details the API reads once after its read model caught up (0: none). */
+  readonly readModelWarmMb: number
   readonly ports: Readonly<{ kafka: number; kafkaController: number; registry: number; clickhouseHttp: number; clickhouseTcp: number }>
   /**
    * The most memory one query of the local ClickHouse may take, in MB (default 40 % of RAM): a
@@ -102,6 +104,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sinkFetchBytes: int(env, 'LDS_SINK_FETCH_BYTES', 16 * 1024 * 1024),
     partitions,
     objectCacheEntries: Math.max(0, int(env, 'LDS_OBJECT_CACHE_ENTRIES', 5_000)),
+    readModelWarmMb: Math.max(0, int(env, 'LDS_READ_MODEL_WARM_MB', Math.floor(os.totalmem() / 4 / 2 ** 20))),
     rates: Object.freeze({
       user: env.LDS_RATE_USER || '5000/hour', anonV3: env.LDS_RATE_ANON_V3 || '100/day', anonV4: env.LDS_RATE_ANON_V4 || '1000/hour',
       tags: env.LDS_RATE_TAGS || '1000/hour', fetch: env.LDS_RATE_FETCH || '30/min', apiUsage: env.LDS_RATE_API_USAGE || '10/min,120/hour',

@@ -35,6 +35,26 @@ export interface ReadModel {
 
 const FETCH_WAIT_MS = 1_000
 
+/**
+ * Once caught up, the API reads every rendered detail once (store.warmRendered), so their pages are
+ * mapped in this process. The kernel may drop file pages no process maps (memory pressure, or
+ * proactive reclaim: on this machine DAMON pages out unmapped page cache idle for seconds), and a
+ * restarted API then read its first tens of thousands of details from disk: the first 10 s of
+ * detail reads after a restart served a quarter to half of the rate of the next. Bounded by
+ * LDS_READ_MODEL_WARM_MB (a quarter of memory by default), a chunk per turn of the event loop.
+ */
+async function warmWhenCaughtUp(model: Pick<ReadModel, 'store' | 'caughtUp'>, maxMb: number, stopped: () => boolean, log: Logger): Promise<void> {
+  while (!model.caughtUp()) {
+    if (stopped()) return
+    await new Promise((resolve) => setTimeout(resolve, 500))
+  }
+  const started = Date.now()
+  const r = await model.store.warmRendered({ maxBytes: maxMb * 2 ** 20, stopped })
+  const mb = Math.round(r.bytes / 2 ** 20)
+  if ('entries' in r) log.info({ entries: r.entries, mb, seconds: (Date.now() - started) / 1000 }, 'rendered details read once (warm)')
+  else if (r.skipped === 'too large') log.info({ mb, limitMb: maxMb }, 'rendered details not warmed: larger than LDS_READ_MODEL_WARM_MB')
+}
+
 export interface ReadModelDeps { cfg: Config; kafka: Kafka; registry: Registry; catalogue: Catalogue; log: Logger }
 
 /** Where a deployment's store lives: one per data folder, topic prefix and database. */
@@ -54,10 +74,12 @@ export function createReadModel(deps: ReadModelDeps, opts: { path?: string } = {
   /** End offsets at start: the read model has caught up once the store reaches all of them. */
   let targets: { topic: string; partition: number; offset: bigint }[] | undefined
   let caughtUpOnce = false
+  let stopping = false
   const waiters = new Set<() => void>()
+  let warming: Promise<void> | undefined
   const wake = () => { for (const w of [...waiters]) w() }
 
-  return {
+  const model: ReadModel = {
     store,
     async start() {
       const admin = deps.kafka.admin()
@@ -108,12 +130,18 @@ export function createReadModel(deps: ReadModelDeps, opts: { path?: string } = {
         },
       }).then(() => log.info({ path: opts.path ?? readModelPath(cfg) }, 'read model consuming'),
         (err) => log.error({ err: (err as Error).message }, 'the read model consumer did not start'))
+      if (cfg.readModelWarmMb > 0) {
+        warming = warmWhenCaughtUp(model, cfg.readModelWarmMb, () => stopping, log)
+          .catch((err) => log.warn({ err: (err as Error).message }, 'warming the rendered details failed (reads are served as they are)'))
+      }
     },
     setRenderer(r) {
       renderer = r
       void r.drain() // what batches before it left stale, or a crash left
     },
     async stop() {
+      stopping = true
+      await warming
       await consumer?.disconnect()
       await renderer?.stop()
       wake()
@@ -138,4 +166,5 @@ export function createReadModel(deps: ReadModelDeps, opts: { path?: string } = {
       return caughtUpOnce
     },
   }
+  return model
 }

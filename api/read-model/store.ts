@@ -66,6 +66,8 @@ export interface ReadStore {
    * not rendered) just stops being stale.
    */
   putRendered(items: readonly RenderedDetail[]): Promise<number>
+  /** Reads every rendered detail once if their pages take at most `maxBytes` (see warmRendered). */
+  warmRendered(opts: { maxBytes: number; stopped: () => boolean }): Promise<WarmResult>
   close(): Promise<void>
 }
 
@@ -78,6 +80,11 @@ export interface RenderedDetail {
   /** Ref sets read, with their counter (`refSetVersion`) as read before their keys. */
   refs: readonly { resource: string; column: string; value: Key; version: number }[]
 }
+
+export type WarmResult = { entries: number; bytes: number } | { skipped: 'too large' | 'stopped'; bytes: number }
+
+/** Rendered details read per turn of the event loop while warming (about 2 ms). */
+const WARM_CHUNK = 500
 
 /** The layout of the values; a store in another layout is rebuilt from the topics (7: large rows compressed; 8: a short origin mark in rendered texts). */
 const STORE_FORMAT = '8'
@@ -133,6 +140,8 @@ export function openReadStore(folder: string, refColumns: RefColumns, keyKinds: 
   let memoClearing = false
   const forgetEpochs = () => { epochMemo.clear(); memoClearing = false }
   const rendered: Database<string, [string, Key]> = root.openDB({ name: 'rendered' })
+  // The same sub-database read as bytes: warming touches the pages without decoding the texts.
+  const renderedBytes: Database<Buffer, [string, Key]> = root.openDB({ name: 'rendered', encoding: 'binary' })
   const stale: Database<1, [string, Key]> = root.openDB({ name: 'stale' })
   const dependsOn: Database<IndexKey[], [string, Key]> = root.openDB({ name: 'dependsOn' })
   const dependents: Database<string[], IndexKey> = root.openDB({ name: 'dependents' })
@@ -294,6 +303,26 @@ export function openReadStore(folder: string, refColumns: RefColumns, keyKinds: 
         }
       })
       return stored
+    },
+    async warmRendered({ maxBytes, stopped }) {
+      const stats = renderedBytes.getStats() as { pageSize: number; treeBranchPageCount: number; treeLeafPageCount: number; overflowPages: number }
+      const bytes = stats.pageSize * (stats.treeBranchPageCount + stats.treeLeafPageCount + stats.overflowPages)
+      if (bytes > maxBytes) return { skipped: 'too large', bytes }
+      // A chunk per turn, each in a read of its own (a cursor held across turns would keep LMDB from
+      // reusing pages the consumer frees meanwhile); each chunk starts at the last key read.
+      let last: [string, Key] | undefined
+      let entries = 0
+      for (;;) {
+        if (stopped()) return { skipped: 'stopped', bytes }
+        let read = 0
+        for (const { key } of renderedBytes.getRange({ start: last, limit: WARM_CHUNK + 1 })) {
+          if (read++ === 0 && last !== undefined) continue
+          entries++
+          last = key
+        }
+        if (read <= WARM_CHUNK) return { entries, bytes }
+        await new Promise((resolve) => setImmediate(resolve))
+      }
     },
     offset: (topic, partition) => offsets.get([topic, partition]),
     epoch(resource) {

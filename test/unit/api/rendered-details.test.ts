@@ -151,3 +151,17 @@ t.test('texts are read from the store\'s bytes as msgpack would decode them', as
   Object.defineProperty(lent, 'length', { value: 6, writable: true, configurable: true })
   t.equal(msgpackText(lent), 'hello', 'a value in a longer buffer is read to its own length')
 })
+
+t.test('warming reads every rendered detail once, in chunks, within its bound', async (t) => {
+  const s = setup(t)
+  const ids = Array.from({ length: 1_234 }, (_, i) => i + 1)
+  await s.apply(ids.map((id) => up('dockets', docket(id))))
+  await s.renderer.drain()
+  t.equal(ids.filter((id) => s.text(id) !== undefined).length, ids.length, 'every docket rendered')
+  const all = await s.store.warmRendered({ maxBytes: 2 ** 40, stopped: () => false })
+  t.match(all, { entries: ids.length }, 'each rendered detail read once, past the chunk size')
+  t.ok(all.bytes > 0, 'its size in pages')
+  t.same(await s.store.warmRendered({ maxBytes: all.bytes - 1, stopped: () => false }), { skipped: 'too large', bytes: all.bytes }, 'not read when larger than the bound')
+  let turns = 0
+  t.same(await s.store.warmRendered({ maxBytes: 2 ** 40, stopped: () => turns++ > 0 }), { skipped: 'stopped', bytes: all.bytes }, 'a stop ends it between chunks')
+})
