@@ -44,9 +44,10 @@ const FETCH_WAIT_MS = 1_000
  * LDS_READ_MODEL_WARM_MB (a quarter of memory by default), a chunk per turn of the event loop.
  */
 async function warmWhenCaughtUp(model: Pick<ReadModel, 'store' | 'caughtUp'>, maxMb: number, stopped: () => boolean, log: Logger): Promise<void> {
-  while (!model.caughtUp()) {
+  for (;;) {
     if (stopped()) return
-    await new Promise((resolve) => setTimeout(resolve, 500))
+    if (model.caughtUp()) break
+    await new Promise((resolve) => setTimeout(resolve, 200))
   }
   const started = Date.now()
   const r = await model.store.warmRendered({ maxBytes: maxMb * 2 ** 20, stopped })
