@@ -309,18 +309,18 @@ export function openReadStore(folder: string, refColumns: RefColumns, keyKinds: 
       const bytes = stats.pageSize * (stats.treeBranchPageCount + stats.treeLeafPageCount + stats.overflowPages)
       if (bytes > maxBytes) return { skipped: 'too large', bytes }
       // A chunk per turn, each in a read of its own (a cursor held across turns would keep LMDB from
-      // reusing pages the consumer frees meanwhile); each chunk starts at the last key read.
+      // reusing pages the consumer frees meanwhile); each chunk starts after the last key read.
       let last: [string, Key] | undefined
       let entries = 0
       for (;;) {
         if (stopped()) return { skipped: 'stopped', bytes }
         let read = 0
-        for (const { key } of renderedBytes.getRange({ start: last, limit: WARM_CHUNK + 1 })) {
-          if (read++ === 0 && last !== undefined) continue
-          entries++
+        for (const { key } of renderedBytes.getRange({ start: last, exclusiveStart: last !== undefined, limit: WARM_CHUNK })) {
+          read++
           last = key
         }
-        if (read <= WARM_CHUNK) return { entries, bytes }
+        entries += read
+        if (read < WARM_CHUNK) return { entries, bytes }
         await new Promise((resolve) => setImmediate(resolve))
       }
     },
