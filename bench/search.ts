@@ -3,7 +3,7 @@
  * search over the same documents, in one run.
  *
  *   npx tsx bench/search.ts [--docs 1000000 | --quick] [--queries 40] [--reps 3] [--batch 5000] [--inflight 2] [--no-peer] [--keep] [--reuse]
- *                           [--topics-opinions 100000 [--topics-seed 7] [--topics-prefix bench.search] | --no-topics | --only-topics]
+ *                           [--topics-opinions 100000 [--topics-seed 7] [--topics-prefix bench.search] [--indexers 1] | --no-topics | --only-topics]
  *
  * --keep keeps the ClickHouse database (and the query samples drawn from its texts); --reuse then
  * measures the queries again on it, without indexing (the peer is skipped: its rows are not kept).
@@ -38,6 +38,8 @@
  *    search type, built from the tables as in production), distinct documents indexed per second.
  *    --topics-prefix bench.api1m --topics-opinions 1200000 --topics-seed 1 reuses bench/api.ts's
  *    data set of `--prefix bench.api1m --opinions 1200000`.
+ *    The role runs in its own process (`lds run --roles search-index`, package.json's node flags);
+ *    --indexers N runs N of them, which share the topics' partitions (their CPU summed).
  *    Steps 1-3 measure the index rows and inserts alone, over opinion documents made in memory.
  * Prints a table with p50/p95 and ratios (peer / ClickHouse: above 1, ClickHouse is faster), the
  * machine's load average, and writes .data/bench/search.json. The ClickHouse database
@@ -85,7 +87,7 @@ const REINDEX = Number(arg('reindex', '0'))
 if (!(REINDEX >= 0 && REINDEX <= 1)) throw new Error('--reindex takes a share of the documents, 0 to 1')
 const DB = arg('db', 'lds_bench_search')
 const TOPICS_OPINIONS = argv.includes('--no-topics') || REUSE ? 0 : Number(arg('topics-opinions', QUICK ? '20000' : '100000'))
-const TOPICS = { seed: Number(arg('topics-seed', '7')), prefix: arg('topics-prefix', 'bench.search') }
+const TOPICS = { seed: Number(arg('topics-seed', '7')), prefix: arg('topics-prefix', 'bench.search'), indexers: Number(arg('indexers', '1')) }
 const TYPE = 'o' as const
 
 const cfg = loadConfig()

@@ -4,6 +4,9 @@
  * opinions, dockets with parties and archive documents, judges, audio), after the table sink has
  * applied it. What it measures is the whole indexer: reading the topics, finding the documents a
  * change touches, building them from the tables, analysing, inserting, reloading live versions.
+ * The role runs as deployed, in processes of its own (`lds run --roles search-index`, with the node
+ * flags of package.json's lds script), one or several sharing the partitions; the table sink runs
+ * in this process.
  *
  * The data set is published once to topics `bench.search.*` (database bench_search; or another
  * prefix's) and kept for the next run (bench/lib/dataset.ts); the search index is emptied and its consumer groups removed
@@ -12,18 +15,19 @@
  * the rate counts distinct documents in the index at the end, not builds.
  */
 import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { readFileSync } from 'node:fs'
 import { loadConfig } from '../../core/config.js'
 import { createLogger } from '../../core/logger.js'
 import { sql, ident } from '../../core/sql.js'
-import { createRuntime, startProcessors, stopAll, type Runtime } from '../../bin/runtime.js'
+import { createRuntime, stopAll, type Runtime } from '../../bin/runtime.js'
 import { waitForCatchUp } from '../../bin/catch-up.js'
 import { entityTopic, groupId } from '../../schemas/events/index.js'
 import { SEARCH_TYPES, searchTables, type SearchType } from '../../domain/search/index.js'
 import { SEARCH_SOURCES } from '../../streams/search/documents.js'
 import { SEARCH_INDEXER } from '../../streams/search/indexer.js'
 import { ensureData, entityTopics } from './dataset.js'
-import { treeCpuMsOf } from './children.js'
+import { spawnChild, treeCpuMsOf, type Child } from './children.js'
 import { fmtInt } from './stats.js'
 
 export interface FromTopicsResult {
@@ -33,7 +37,9 @@ export interface FromTopicsResult {
   total: number
   seconds: number
   docsPerSecond: number
-  /** CPU seconds of this process (the indexer) and of the local ClickHouse server during the catch-up */
+  /** instances of the search-index role that shared the catch-up (this process and `indexers - 1` others) */
+  indexers: number
+  /** CPU seconds of the indexers (this process and the others) and of the local ClickHouse server during the catch-up */
   indexerCpuSeconds: number
   serverCpuSeconds?: number
   /** events the indexer read */
@@ -41,6 +47,10 @@ export interface FromTopicsResult {
 }
 
 export const FROM_TOPICS_PREFIX = 'bench.search'
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
+/** The node flags of package.json's `lds` script (`exec node <flags> --import tsx bin/lds-cli.ts`). */
+const LDS_NODE_FLAGS = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.lds as string)
+  .split(' ').filter((w) => w.startsWith('--') && w !== '--import')
 
 /** Counts per type of distinct documents in the index. */
 async function countDocuments(rt: Runtime): Promise<Record<SearchType, number>> {
@@ -70,7 +80,9 @@ async function resetSearchIndex(rt: Runtime): Promise<void> {
  * `<database>-data.json`): another benchmark's, such as bench/api.ts's `--prefix bench.api1m`, is
  * reused when its size and seed are the ones given.
  */
-export async function measureFromTopics(opts: { opinions: number; seed?: number; prefix?: string; dataDir: string; log: (m: string) => void }): Promise<FromTopicsResult> {
+export async function measureFromTopics(opts: { opinions: number; seed?: number; prefix?: string; indexers?: number; dataDir: string; log: (m: string) => void }): Promise<FromTopicsResult> {
+  const indexers = opts.indexers ?? 1
+  if (!Number.isInteger(indexers) || indexers < 1) throw new Error('--indexers takes a whole number of search-index instances, 1 or more')
   const prefix = opts.prefix ?? FROM_TOPICS_PREFIX
   const database = prefix.replace(/\./g, '_')
   const cfg = loadConfig({ ...process.env, LDS_TOPIC_PREFIX: `${prefix}.`, CLICKHOUSE_DATABASE: database, LOG_LEVEL: 'warn' })
@@ -92,22 +104,27 @@ export async function measureFromTopics(opts: { opinions: number; seed?: number;
     try {
       for (const t of topics) for (const p of await admin.fetchTopicOffsets(t)) events += Number(p.high) - Number(p.low)
     } finally { await admin.disconnect() }
-    opts.log(`search from the topics: ${events.toLocaleString('en-US')} events on ${topics.length} topics; the search-index role catching up from the first offsets`)
-    const cpu0 = process.cpuUsage()
+    opts.log(`search from the topics: ${events.toLocaleString('en-US')} events on ${topics.length} topics; the search-index role ` +
+      `(${indexers === 1 ? 'a process' : `${indexers} processes`} of \`lds run --roles search-index\`) catching up from the first offsets`)
     const server0 = serverCpuMs()
     const t0 = Date.now()
-    const indexer = await startProcessors(rt, ['search-index'])
+    // as deployed: processes of their own, with the node flags of package.json (start-up counted in the time)
+    const indexer = Array.from({ length: indexers }, (_, i) => startIndexer(prefix, database, opts.dataDir, i + 1))
+    let cpuMs = 0
     try {
-      await waitForCatchUp(rt.kafka, rt.clock, [{ label: 'search index', group: groupId(cfg, SEARCH_INDEXER), topics: async () => topics }], { progress: true, timeoutMs: 2 * 60 * 60_000 })
-    } finally { await stopAll(rt, indexer) }
+      const exited = Promise.race(indexer.map((c) => c.done.then((code) => { throw new Error(`${c.name} ended (${code}) during the catch-up; its log: ${c.logFile}\n${c.tail(10)}`) })))
+      await Promise.race([exited, waitForCatchUp(rt.kafka, rt.clock, [{ label: 'search index', group: groupId(cfg, SEARCH_INDEXER), topics: async () => topics }], { progress: true, timeoutMs: 2 * 60 * 60_000 })])
+      for (const c of indexer) cpuMs += treeCpuMsOf(c.pid) ?? 0
+    } finally {
+      await Promise.all(indexer.map((c) => c.stop({ timeoutMs: 30_000 })))
+    }
     const seconds = (Date.now() - t0) / 1000
-    const cpu = process.cpuUsage(cpu0)
     const server1 = serverCpuMs()
     const documents = await countDocuments(rt)
     const total = Object.values(documents).reduce((a, b) => a + b, 0)
     return {
-      opinions: opts.opinions, documents, total, seconds, docsPerSecond: total / seconds, events,
-      indexerCpuSeconds: (cpu.user + cpu.system) / 1e6,
+      opinions: opts.opinions, documents, total, seconds, docsPerSecond: total / seconds, events, indexers,
+      indexerCpuSeconds: cpuMs / 1000,
       serverCpuSeconds: server0 !== undefined && server1 !== undefined ? (server1 - server0) / 1000 : undefined,
     }
   } finally {
@@ -116,9 +133,24 @@ export async function measureFromTopics(opts: { opinions: number; seed?: number;
   }
 }
 
+/**
+ * An instance of the search-index role over the data set, as `npm run lds -- run --roles
+ * search-index` starts it (the node flags of package.json's lds script).
+ */
+function startIndexer(prefix: string, database: string, dataDir: string, n: number): Child {
+  return spawnChild({
+    name: `search-index ${n}`,
+    cmd: process.execPath,
+    args: [...LDS_NODE_FLAGS, '--import', 'tsx', path.join(ROOT, 'bin', 'lds-cli.ts'), 'run', '--roles', 'search-index'],
+    env: { ...process.env, LDS_TOPIC_PREFIX: `${prefix}.`, CLICKHOUSE_DATABASE: database, LOG_LEVEL: 'warn' },
+    cwd: ROOT,
+    logFile: path.join(dataDir, 'logs', `search-index-${n}.log`),
+  })
+}
+
 /** One line: documents per type, events, time, rate, and the CPU of both sides. */
 export function describeFromTopics(f: FromTopicsResult): string {
   const n = fmtInt
   return `${n(f.total)} documents (${Object.entries(f.documents).map(([k, v]) => `${k} ${n(v)}`).join(', ')}) from ${n(f.events)} events in ${f.seconds.toFixed(0)} s = ${n(f.docsPerSecond)} docs/s; ` +
-    `indexer CPU ${f.indexerCpuSeconds.toFixed(0)} s (${n(f.total / f.indexerCpuSeconds)} docs per CPU second), ClickHouse server CPU ${f.serverCpuSeconds?.toFixed(0) ?? '–'} s`
+    `${f.indexers > 1 ? `${f.indexers} indexers' CPU` : 'indexer CPU'} ${f.indexerCpuSeconds.toFixed(0)} s (${n(f.total / f.indexerCpuSeconds)} docs per CPU second), ClickHouse server CPU ${f.serverCpuSeconds?.toFixed(0) ?? '–'} s`
 }
