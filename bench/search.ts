@@ -38,7 +38,7 @@
  *    search type, built from the tables as in production), distinct documents indexed per second.
  *    --topics-prefix bench.api1m --topics-opinions 1200000 --topics-seed 1 reuses bench/api.ts's
  *    data set of `--prefix bench.api1m --opinions 1200000`.
- *    The role runs in its own process (`lds run --roles search-index`, package.json's node flags);
+ *    The role runs in its own process (`lds run --roles search-index`, SEARCH_INDEX_NODE_OPTIONS);
  *    --indexers N runs N of them, which share the topics' partitions (their CPU summed).
  *    Steps 1-3 measure the index rows and inserts alone, over opinion documents made in memory.
  * Prints a table with p50/p95 and ratios (peer / ClickHouse: above 1, ClickHouse is faster), the

@@ -4,9 +4,9 @@
  * opinions, dockets with parties and archive documents, judges, audio), after the table sink has
  * applied it. What it measures is the whole indexer: reading the topics, finding the documents a
  * change touches, building them from the tables, analysing, inserting, reloading live versions.
- * The role runs as deployed, in processes of its own (`lds run --roles search-index`, with the node
- * flags of package.json's lds script), one or several sharing the partitions; the table sink runs
- * in this process.
+ * The role runs as deployed, in processes of its own (`lds run --roles search-index` with
+ * NODE_OPTIONS=SEARCH_INDEX_NODE_OPTIONS), one or several sharing the partitions; the table sink
+ * runs in this process.
  *
  * The data set is published once to topics `bench.search.*` (database bench_search; or another
  * prefix's) and kept for the next run (bench/lib/dataset.ts); the search index is emptied and its consumer groups removed
@@ -20,7 +20,7 @@ import { readFileSync } from 'node:fs'
 import { loadConfig } from '../../core/config.js'
 import { createLogger } from '../../core/logger.js'
 import { sql, ident } from '../../core/sql.js'
-import { createRuntime, stopAll, type Runtime } from '../../bin/runtime.js'
+import { createRuntime, stopAll, SEARCH_INDEX_NODE_OPTIONS, type Runtime } from '../../bin/runtime.js'
 import { waitForCatchUp } from '../../bin/catch-up.js'
 import { entityTopic, groupId } from '../../schemas/events/index.js'
 import { SEARCH_TYPES, searchTables, type SearchType } from '../../domain/search/index.js'
@@ -48,9 +48,6 @@ export interface FromTopicsResult {
 
 export const FROM_TOPICS_PREFIX = 'bench.search'
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
-/** The node flags of package.json's `lds` script (`exec node <flags> --import tsx bin/lds-cli.ts`). */
-const LDS_NODE_FLAGS = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.lds as string)
-  .split(' ').filter((w) => w.startsWith('--') && w !== '--import')
 
 /** Counts per type of distinct documents in the index. */
 async function countDocuments(rt: Runtime): Promise<Record<SearchType, number>> {
@@ -134,15 +131,15 @@ export async function measureFromTopics(opts: { opinions: number; seed?: number;
 }
 
 /**
- * An instance of the search-index role over the data set, as `npm run lds -- run --roles
- * search-index` starts it (the node flags of package.json's lds script).
+ * An instance of the search-index role over the data set, as a deployment starts it:
+ * `lds run --roles search-index` with NODE_OPTIONS=SEARCH_INDEX_NODE_OPTIONS.
  */
 function startIndexer(prefix: string, database: string, dataDir: string, n: number): Child {
   return spawnChild({
     name: `search-index ${n}`,
     cmd: process.execPath,
-    args: [...LDS_NODE_FLAGS, '--import', 'tsx', path.join(ROOT, 'bin', 'lds-cli.ts'), 'run', '--roles', 'search-index'],
-    env: { ...process.env, LDS_TOPIC_PREFIX: `${prefix}.`, CLICKHOUSE_DATABASE: database, LOG_LEVEL: 'warn' },
+    args: ['--import', 'tsx', path.join(ROOT, 'bin', 'lds-cli.ts'), 'run', '--roles', 'search-index'],
+    env: { ...process.env, NODE_OPTIONS: [process.env.NODE_OPTIONS, SEARCH_INDEX_NODE_OPTIONS].filter(Boolean).join(' '), LDS_TOPIC_PREFIX: `${prefix}.`, CLICKHOUSE_DATABASE: database, LOG_LEVEL: 'warn' },
     cwd: ROOT,
     logFile: path.join(dataDir, 'logs', `search-index-${n}.log`),
   })
