@@ -36,6 +36,8 @@ cd "$work/lds"
 echo "[fresh-clone] npm start (installs what is missing, loads the sample) …"
 started=$(date +%s)
 # In a process group of its own, so that what is left of it can be found and stopped at the end.
+# The log exists before the background job opens it: the first grep below may run before it does.
+: >"$log"
 setsid npm start >"$log" 2>&1 &
 pid=$!
 until grep -q 'API: http' "$log"; do
