@@ -36,6 +36,14 @@ import { createParentLedger, parentsAfter } from './parents.js'
 
 export const SEARCH_INDEXER = 'search-indexer'
 
+/**
+ * search_results rows. A result goes in as a JSON object, which the server keeps as its text in
+ * the String column: stringified once, not once into a string and again to escape that string
+ * (an opinion's result carries its text for snippets).
+ */
+const RESULT_COLUMNS = ['type', 'id', 'result', 'date_created', 'indexed_at', '_version', '_deleted'] as const
+const RESULTS_AS_TEXT = { settings: { input_format_json_read_objects_as_strings: 1 } }
+
 /** Documents per build-and-insert step (bounds memory for a large catch-up batch). */
 const CHUNK = 5_000
 /** Chunks whose inserts may still run while the next is built. */
@@ -149,18 +157,18 @@ export async function startSearchIndexer<Hit>(deps: IndexerDeps, percolation?: P
         const v = version()
         const now = new Date().toISOString()
         const docs: IndexDoc[] = []
-        const results: Record<string, unknown>[] = []
+        const results: unknown[][] = []
         const indexed: IndexedDocument[] = []
         for (const id of chunk) {
           const b = built.get(id) ?? null
           if (!b) {
             docs.push({ doc: analyzeDocument(type, { id }), version: v, deleted: true })
-            results.push({ type, id, result: '{}', date_created: null, indexed_at: now, _version: v, _deleted: 1 })
+            results.push([type, id, {}, null, now, v, 1])
             continue
           }
           const analyzed = analyzeDocument(type, b.doc)
           docs.push({ doc: analyzed, version: v, ...textVersionOf(before.get(id), textHash(type, b.doc), v) })
-          results.push({ type, id, result: JSON.stringify(b.result), date_created: b.created, indexed_at: now, _version: v, _deleted: 0 })
+          results.push([type, id, b.result, b.created, now, v, 0])
           if (percolation) indexed.push({ type, id, built: b, analyzed })
         }
         // a chunk's documents are matched now and let go: a catch-up batch touches tens of thousands
@@ -169,7 +177,7 @@ export async function startSearchIndexer<Hit>(deps: IndexerDeps, percolation?: P
         // beside this process instead of in turn with it
         const write = startIndexRowsWrite(db, cfg.clickhouseUrl, type, toIndexRows(type, docs))
         await write.sent
-        writes.push(write.done.then(() => db.insert(SEARCH_RESULTS, results)))
+        writes.push(write.done.then(() => db.insertCompact(SEARCH_RESULTS, RESULT_COLUMNS, results, RESULTS_AS_TEXT)))
         writes.at(-1)!.catch(() => { /* awaited below */ })
         if (writes.length > WRITES_IN_FLIGHT) await writes.shift()
         reloads.add(type)
