@@ -59,7 +59,7 @@ t.test('Ctrl-C pressed again a moment later exits at once', async (t) => {
 
 t.test('a SIGTERM to the shell of an npm script reaches the service', async (t) => {
   const scripts = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts as Record<string, string>
-  for (const name of ['start', 'lds']) t.match(scripts[name], /^exec node --import tsx /, `npm ${name} replaces its shell with node`)
+  for (const name of ['start', 'lds']) t.match(scripts[name], /^exec node (--[\w=-]+ )*--import tsx /, `npm ${name} replaces its shell with node`)
   // npm runs a script as `sh -c <script>` and signals that shell; without exec the shell would
   // take the signal and leave the service running.
   const s = run('sh', ['-c', `exec node --import tsx ${child}`], 300)
