@@ -15,9 +15,8 @@
  * the rate counts distinct documents in the index at the end, not builds.
  */
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { readFileSync } from 'node:fs'
-import { loadConfig } from '../../core/config.js'
+import { loadConfig, PROJECT_ROOT } from '../../core/config.js'
 import { createLogger } from '../../core/logger.js'
 import { sql, ident } from '../../core/sql.js'
 import { createRuntime, stopAll, SEARCH_INDEX_NODE_OPTIONS, type Runtime } from '../../bin/runtime.js'
@@ -37,9 +36,9 @@ export interface FromTopicsResult {
   total: number
   seconds: number
   docsPerSecond: number
-  /** instances of the search-index role that shared the catch-up (this process and `indexers - 1` others) */
+  /** processes of the search-index role that shared the catch-up */
   indexers: number
-  /** CPU seconds of the indexers (this process and the others) and of the local ClickHouse server during the catch-up */
+  /** CPU seconds of the indexer processes (summed) and of the local ClickHouse server during the catch-up */
   indexerCpuSeconds: number
   serverCpuSeconds?: number
   /** events the indexer read */
@@ -47,7 +46,6 @@ export interface FromTopicsResult {
 }
 
 export const FROM_TOPICS_PREFIX = 'bench.search'
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
 
 /** Counts per type of distinct documents in the index. */
 async function countDocuments(rt: Runtime): Promise<Record<SearchType, number>> {
@@ -105,7 +103,7 @@ export async function measureFromTopics(opts: { opinions: number; seed?: number;
       `(${indexers === 1 ? 'a process' : `${indexers} processes`} of \`lds run --roles search-index\`) catching up from the first offsets`)
     const server0 = serverCpuMs()
     const t0 = Date.now()
-    // as deployed: processes of their own, with the node flags of package.json (start-up counted in the time)
+    // as deployed: processes of their own, with SEARCH_INDEX_NODE_OPTIONS (start-up counted in the time)
     const indexer = Array.from({ length: indexers }, (_, i) => startIndexer(prefix, database, opts.dataDir, i + 1))
     let cpuMs = 0
     try {
@@ -138,9 +136,9 @@ function startIndexer(prefix: string, database: string, dataDir: string, n: numb
   return spawnChild({
     name: `search-index ${n}`,
     cmd: process.execPath,
-    args: ['--import', 'tsx', path.join(ROOT, 'bin', 'lds-cli.ts'), 'run', '--roles', 'search-index'],
+    args: ['--import', 'tsx', path.join(PROJECT_ROOT, 'bin', 'lds-cli.ts'), 'run', '--roles', 'search-index'],
     env: { ...process.env, NODE_OPTIONS: [process.env.NODE_OPTIONS, SEARCH_INDEX_NODE_OPTIONS].filter(Boolean).join(' '), LDS_TOPIC_PREFIX: `${prefix}.`, CLICKHOUSE_DATABASE: database, LOG_LEVEL: 'warn' },
-    cwd: ROOT,
+    cwd: PROJECT_ROOT,
     logFile: path.join(dataDir, 'logs', `search-index-${n}.log`),
   })
 }
