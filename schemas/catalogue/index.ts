@@ -58,13 +58,17 @@ import { citationTexts } from './citation-texts.js'
 import { webhooks } from './webhooks.js'
 import { webhookEvents } from './webhook-events.js'
 import { citationCounts } from './citation-counts.js'
+import { parentheticals } from './parentheticals.js'
+import { unmatchedCitations } from './unmatched-citations.js'
+import { courthouses } from './courthouses.js'
+import { races } from './races.js'
 
 /** In dependency order: a resource comes after those its foreign keys point at (where acyclic). */
 export const RESOURCES: readonly ResourceDef[] = [
-  users, courts, schools, people, sources, educations, politicalAffiliations, abaRatings, positions, retentionEvents,
+  users, courts, courthouses, races, schools, people, sources, educations, politicalAffiliations, abaRatings, positions, retentionEvents,
   tag, originatingCourtInformation, fjcIntegratedDatabase, dockets, bankruptcyInformation,
   docketEntries, archiveDocuments, archiveQuery, attorneys, parties, attorneyRoles, partyTypes, criminalCounts, criminalComplaints,
-  clusters, clusterRedirections, citations, opinions, opinionsCited, citationTexts, citationCounts, audio,
+  clusters, clusterRedirections, citations, opinions, opinionsCited, citationTexts, citationCounts, parentheticals, unmatchedCitations, audio,
   tags, docketTags, prayers, alerts, docketAlerts, archiveFetch, archiveUploads, memberships, webhooks, webhookEvents,
   visualizations, visualizationJson,
   financialDisclosures, agreements, debts, gifts, investments, nonInvestmentIncomes, disclosurePositions, reimbursements, spouseIncomes,
