@@ -3,7 +3,7 @@
  *
  * Names: the bulk files use the reference's database column names. Our storage columns keep
  * those names except for a few the catalogue spells neutrally (outside providers, the court
- * records system); `columnName` applies those renames so the publisher's codec finds the values.
+ * records system) and a few a table renames (tables.ts `storageColumn`).
  *
  * Types: a column's text is read by the kind of the catalogue's storage column of the same name
  * (`fromText` in schemas/kinds.ts; the codec enforces the same kinds): integers, t/f booleans,
@@ -15,17 +15,11 @@ import { catalogue } from '../../schemas/catalogue/index.js'
 import { columnSpecs } from '../../schemas/columns.js'
 import { KINDS, InvalidValue, type KindSpec } from '../../schemas/kinds.js'
 import { normalizeDate, normalizeTimestamp } from '../../schemas/values.js'
+import { storageColumn } from './tables.js'
 
-const RENAMES: Record<string, string> = {
-  html_lawbox: 'html_partner_a', html_columbia: 'html_partner_b', xml_harvard: 'xml_partner_c',
-  filepath_json_harvard: 'filepath_json_partner_c', filepath_pdf_harvard: 'filepath_pdf_partner_c',
-}
-
-/** The storage column for a bulk-file column. */
+/** The storage column for a bulk-file column (the general renames; a table's own come first, see tables.ts). */
 export function columnName(col: string): string {
-  const c = col.trim()
-  if (RENAMES[c]) return RENAMES[c]
-  return c.replace(/pacer/g, 'records').replace(/recap/g, 'archive')
+  return storageColumn(undefined, col)
 }
 
 /** A value that does not fit its column; the row goes to the dead-letter file with this message. */

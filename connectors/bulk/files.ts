@@ -1,35 +1,29 @@
 /**
- * Which bulk-data file holds which resource. Files are named `<table>-<YYYY-MM-DD>.csv[.bz2]`;
- * the table part decides the resource. The reference's export has used both the hyphenated
- * names (`people-db-people`, `opinion-clusters`) and the database table names
- * (`search_docket`, `people_db_person`), so both are recognised. Files are listed in the
- * catalogue's dependency order (a resource after those its foreign keys point at), and within
- * a resource oldest first, so a newer snapshot's rows are published last.
+ * Which bulk file is which table. Files are named `<table>-<YYYY-MM-DD>.csv[.bz2]`; the table part
+ * decides. The reference's exports have used both the hyphenated names (`people-db-people`,
+ * `opinion-clusters`) and the database table names (`search_docket`, `people_db_person`), so both
+ * are recognised (connectors/bulk/tables.ts). Files are put in the order they can be applied in:
+ * code tables first, then link tables (read into memory, joined into their parents), then rows in
+ * the catalogue's dependency order; within a table, oldest snapshot first, so a newer one's rows
+ * are published last.
  */
 import { readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { RESOURCES } from '../../schemas/catalogue/index.js'
+import { bulkTableNamed, EXTRA_FILES, type BulkTable } from './tables.js'
 
-/** Table part of a file name → resource. */
-export const FILE_RESOURCES: Readonly<Record<string, string>> = {
-  courts: 'courts', search_court: 'courts',
-  'people-db-schools': 'schools', people_db_school: 'schools',
-  'people-db-people': 'people', people_db_person: 'people',
-  'people-db-sources': 'sources', people_db_source: 'sources',
-  'people-db-educations': 'educations', people_db_education: 'educations',
-  'people-db-political-affiliations': 'political-affiliations', people_db_politicalaffiliation: 'political-affiliations',
-  'people-db-aba-ratings': 'aba-ratings', people_db_abarating: 'aba-ratings',
-  'people-db-positions': 'positions', people_db_position: 'positions',
-  'people-db-retention-events': 'retention-events', people_db_retentionevent: 'retention-events',
-  dockets: 'dockets', search_docket: 'dockets',
-  'opinion-clusters': 'clusters', search_opinioncluster: 'clusters',
-  citations: 'citations', search_citation: 'citations',
-  opinions: 'opinions', search_opinion: 'opinions',
-  'citation-map': 'opinions-cited', search_opinionscited: 'opinions-cited',
-  'oral-arguments': 'audio', audio: 'audio', audio_audio: 'audio',
+export interface BulkFile {
+  path: string
+  /** The resource its rows land in (for a link table, the parent resource). */
+  resource: string
+  /** The reference table, or undefined for an older file read by its header alone. */
+  table: BulkTable | undefined
+  bytes: number
 }
 
 const ORDER = RESOURCES.map((r) => r.name)
+/** Code tables other link tables translate through: applied before everything else. */
+const CODE_RESOURCES = new Set(['races'])
 
 /** The table part of a bulk file name: 'opinion-clusters-2024-08-31.csv.bz2' → 'opinion-clusters'. */
 export function tableOf(file: string): string | undefined {
@@ -37,35 +31,64 @@ export function tableOf(file: string): string | undefined {
   return m?.[1]
 }
 
-/** The resource a bulk file holds, or undefined when it holds none of ours. */
-export function resourceOf(file: string): string | undefined {
-  const table = tableOf(file)
-  return table === undefined ? undefined : FILE_RESOURCES[table] ?? FILE_RESOURCES[table.toLowerCase()]
+/** The reference table a file name names, with the resource it feeds; undefined when it feeds none of ours. */
+export function classify(file: string): { table: BulkTable | undefined; resource: string } | undefined {
+  const name = tableOf(file)
+  if (name === undefined) return undefined
+  const table = bulkTableNamed(name)
+  if (table) return { table, resource: table.target.resource }
+  const extra = EXTRA_FILES[name] ?? EXTRA_FILES[name.toLowerCase()]
+  return extra ? { table: undefined, resource: extra } : undefined
 }
 
-export interface BulkFile { path: string; resource: string; bytes: number }
+/** The resource a bulk file feeds, or undefined when it feeds none of ours. */
+export function resourceOf(file: string): string | undefined {
+  return classify(file)?.resource
+}
 
-/** The bulk files of a folder, in dependency order, and the names of the CSV files that hold no resource of ours. */
-export function scanBulkDir(dir: string): { files: BulkFile[]; skipped: string[] } {
+const isLink = (f: BulkFile) => f.table?.target.kind === 'link'
+
+/** Phase, then dependency order, then snapshot date. */
+export function sortBulkFiles(files: BulkFile[]): BulkFile[] {
+  const phase = (f: BulkFile) => (CODE_RESOURCES.has(f.resource) && !isLink(f) ? 0 : isLink(f) ? 1 : 2)
+  const rank = (r: string) => (ORDER.indexOf(r) + 1 || ORDER.length + 1)
+  const dated = (f: BulkFile) => `${/\d{4}-\d{2}-\d{2}/.exec(path.basename(f.path))?.[0] ?? ''} ${path.basename(f.path)}`
+  return files.sort((a, b) => phase(a) - phase(b) || rank(a.resource) - rank(b.resource) || (a.table?.n ?? 99) - (b.table?.n ?? 99) || dated(a).localeCompare(dated(b)))
+}
+
+/**
+ * The bulk files named by `inputs` (folders, whose .csv and .csv.bz2 files are taken, or files),
+ * in the order they are applied, and the names of the files that feed none of our resources.
+ */
+export function resolveBulkInputs(inputs: readonly string[]): { files: BulkFile[]; skipped: string[] } {
   const files: BulkFile[] = []
   const skipped: string[] = []
-  for (const name of readdirSync(dir).sort()) {
-    if (!/\.csv(\.bz2)?$/i.test(name)) continue
-    const full = path.join(dir, name)
-    const st = statSync(full)
-    if (!st.isFile()) continue
-    const resource = resourceOf(name)
-    if (!resource) skipped.push(name)
-    else files.push({ path: full, resource, bytes: st.size })
+  const seen = new Set<string>()
+  const take = (full: string, named: boolean) => {
+    const abs = path.resolve(full)
+    if (seen.has(abs)) return
+    seen.add(abs)
+    const st = statSync(abs)
+    if (!st.isFile()) return
+    if (!named && !/\.csv(\.bz2)?$/i.test(abs)) return
+    const c = classify(abs)
+    if (!c) skipped.push(path.basename(abs))
+    else files.push({ path: abs, resource: c.resource, table: c.table, bytes: st.size })
   }
-  const rank = (r: string) => (ORDER.indexOf(r) + 1 || ORDER.length + 1)
-  // Names within a resource sort by their date part, so older snapshots come first.
-  const dated = (f: BulkFile) => `${/\d{4}-\d{2}-\d{2}/.exec(path.basename(f.path))?.[0] ?? ''} ${path.basename(f.path)}`
-  files.sort((a, b) => rank(a.resource) - rank(b.resource) || dated(a).localeCompare(dated(b)))
-  return { files, skipped }
+  for (const input of inputs) {
+    const st = statSync(input) // a missing input is the caller's mistake: it throws with the path
+    if (st.isDirectory()) for (const name of readdirSync(input).sort()) take(path.join(input, name), false)
+    else take(input, true)
+  }
+  return { files: sortBulkFiles(files), skipped }
 }
 
-/** The bulk files of a folder that hold a resource of ours, in dependency order. */
+/** The bulk files of a folder in the order they are applied, and the CSV files that feed none of ours. */
+export function scanBulkDir(dir: string): { files: BulkFile[]; skipped: string[] } {
+  return resolveBulkInputs([dir])
+}
+
+/** The bulk files of a folder that feed a resource of ours, in the order they are applied. */
 export function listBulkFiles(dir: string): BulkFile[] {
   return scanBulkDir(dir).files
 }

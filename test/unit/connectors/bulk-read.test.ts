@@ -95,17 +95,19 @@ t.test('bad rows go to the dead-letter file with line and reason; their neighbou
 t.test('every row is accounted for', async (t) => {
   const { rows, dead } = await all
   // Data lines per file, minus header, minus continuation lines of multi-line records and the blank line.
-  const expected = { courts: 2, schools: 1, people: 1, positions: 1, dockets: 4, clusters: 1, citations: 2, opinions: 2, 'opinions-cited': 2 }
+  // people: one person and one person-race link row (joined into the person by the driver).
+  const expected = { courts: 2, schools: 1, people: 2, positions: 1, dockets: 4, clusters: 1, citations: 2, opinions: 2, 'opinions-cited': 2, 'financial-disclosures': 1 }
   const got: Record<string, number> = {}
   for (const r of rows) got[r.resource] = (got[r.resource] ?? 0) + 1
   t.same(got, expected)
-  t.equal(rows.length + dead.length, 16 + 8)
+  t.equal(rows.length + dead.length, 18 + 8)
 })
 
 t.test('skipped files and progress', async (t) => {
   const { skipped, progress } = await all
-  t.same(skipped, ['financial-disclosures-2024-08-31.csv', 'people-db-races-2024-08-31.csv'])
+  t.same(skipped, [], 'every file of the dump is one of the reference\'s 33')
   const last = (file: string) => progress.filter((p) => p.file === file).at(-1)!
+  t.match(last('people-db-races-2024-08-31.csv'), { rows: 1, bad: 0, dialect: 'backtick' })
   t.match(last('search_docket-2024-08-31.csv'), { rows: 4, bad: 7, bytes: 1533, totalBytes: 1533 })
   const bz = last('citation-map-2024-08-31.csv.bz2')
   t.equal(bz.bytes, bz.totalBytes, 'progress counts compressed bytes read')
@@ -114,7 +116,7 @@ t.test('skipped files and progress', async (t) => {
 
 t.test('every record is one the publisher accepts', async (t) => {
   const { rows } = await all
-  for (const r of rows) {
+  for (const r of rows.filter((r) => !r.file.startsWith('people-db-races'))) { // link rows are joined into people by the driver
     const codec = createEntityCodec(catalogue, catalogue.get(r.resource))
     try {
       codec.toEntity(r.record)
@@ -131,7 +133,7 @@ t.test('readBulkFile with an explicit resource; a BOM is ignored; a file without
   writeFileSync(file, '\uFEFFid,name,ein\n`3`,`Yale`,`61`\n')
   const rows = []
   for await (const r of readBulkFile(file, 'schools', { deadLetterPath: path.join(dir, 'dead.jsonl') })) rows.push(r)
-  t.same(rows, [{ resource: 'schools', record: { id: 3, name: 'Yale', ein: 61 }, line: 2, file: 'anything.csv' }])
+  t.same(rows, [{ resource: 'schools', record: { id: 3, name: 'Yale', ein: 61 }, line: 2, file: 'anything.csv', ordinal: 1, replayed: false }])
   writeFileSync(file, 'id,name\n')
   const none = []
   for await (const r of readBulkFile(file, 'schools', { deadLetterPath: path.join(dir, 'dead.jsonl') })) none.push(r)
@@ -149,7 +151,7 @@ t.test('a corrupt .bz2 file throws after the rows it could read; a missing file 
   const rows: BulkRow[] = []
   await t.rejects(async () => {
     for await (const r of readBulkFile(csv + '.bz2', 'citations', { deadLetterPath: path.join(dir, 'dead.jsonl') })) rows.push(r)
-  }, /bzip2 could not decompress citations-2024-08-31.csv.bz2/)
+  }, /citations-2024-08-31.csv.bz2: l?bzip2 could not decompress citations-2024-08-31.csv.bz2/)
   await t.rejects(async () => {
     for await (const r of readBulkFile(path.join(dir, 'nope.csv'), 'citations', { deadLetterPath: path.join(dir, 'dead.jsonl') })) rows.push(r)
   }, /ENOENT/)
