@@ -155,8 +155,8 @@ export function defineResource<R extends Omit<ResourceDef, 'key' | 'api' | 'curs
 const N = { nullable: true } as const
 type Opts = Partial<Pick<FieldDef, 'nullable' | 'choices' | 'maxLength' | 'minValue' | 'maxValue' | 'readOnly' | 'required' | 'label' | 'input' | 'writeOnly' | 'hidden' | 'help' | 'asId' | 'single' | 'only' | 'unlisted'>>
 
-/** Field constructors: `t.date(N)` is a nullable date. */
-export const t = {
+/** Field constructors: `field.date(N)` is a nullable date. */
+export const field = {
   int: (o: Opts = {}): FieldDef => ({ kind: 'int', ...o }),
   float: (o: Opts = {}): FieldDef => ({ kind: 'float', ...o }),
   string: (o: Opts = {}): FieldDef => ({ kind: 'string', ...o }),
@@ -181,7 +181,7 @@ export const t = {
 export { N }
 
 export const TEXT_CHOICE = ['exact', 'iexact', 'startswith', 'istartswith'] as const
-export const f = {
+export const filter = {
   int: { lookups: LOOKUPS.INT } as FilterDef,
   date: { lookups: LOOKUPS.DATE } as FilterDef,
   datetime: { lookups: LOOKUPS.DATETIME } as FilterDef,
@@ -201,7 +201,7 @@ export const f = {
 }
 
 /** Filters every timestamped resource shares. */
-export const TIMESTAMP_FILTERS = { id: f.int, date_created: f.datetime, date_modified: f.datetime }
+export const TIMESTAMP_FILTERS = { id: filter.int, date_created: filter.datetime, date_modified: filter.datetime }
 export const TIMESTAMP_ORDERINGS = ['id', 'date_created', 'date_modified'] as const
 
 /** Storage column of a field: fk → `<name>_id`, m2m → `<name>_ids`, else the name. */

@@ -1,15 +1,27 @@
-/** The entity topics of the catalogue: compacted, keyed by id, with the configured partition count. */
-import type { Kafka } from 'kafkajs'
+/**
+ * The entity topics of the catalogue (compacted, keyed by id, with the configured partition count),
+ * and the ids topic the service leases blocks of row ids from (core/ids.ts).
+ */
+import type { Kafka, ITopicConfig } from 'kafkajs'
 import type { Config } from '../core/config.js'
-import { ensureTopics, compactedTopic } from '../core/kafka.js'
+import { ensureTopics, compactedTopic, plainTopic } from '../core/kafka.js'
 import type { Catalogue } from './catalogue/index.js'
-import { entityTopic } from './events/names.js'
+import { entityTopic, idsTopic } from './events/names.js'
 
-/** Creates the entity topics that do not exist yet (existing ones keep their partition count). */
+/**
+ * The ids topic: one partition (its offsets are the leases), not compacted (compaction would not
+ * free offsets, but the lease messages are never read: a day of them is kept for inspection).
+ */
+export const idsTopicConfig = (cfg: Pick<Config, 'topicPrefix'>): ITopicConfig => plainTopic(idsTopic(cfg), 1, 24 * 3600_000)
+
+/**
+ * Creates the entity topics and the ids topic that do not exist yet (existing ones keep their
+ * partition count): whatever publishes entities may create rows, and so lease ids.
+ */
 export async function ensureEntityTopics(cfg: Pick<Config, 'topicPrefix' | 'partitions'>, kafka: Kafka, cat: Catalogue): Promise<void> {
   const admin = kafka.admin()
   await admin.connect()
   try {
-    await ensureTopics(admin, cat.stored.map((r) => compactedTopic(entityTopic(cfg, r), cfg.partitions)))
+    await ensureTopics(admin, [...cat.stored.map((r) => compactedTopic(entityTopic(cfg, r), cfg.partitions)), idsTopicConfig(cfg)])
   } finally { await admin.disconnect() }
 }

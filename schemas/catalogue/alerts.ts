@@ -1,4 +1,4 @@
-import { defineResource, t, f } from '../define.js'
+import { defineResource, field, filter } from '../define.js'
 import { ALERT_RATE } from './choices.js'
 
 export const alerts = defineResource({
@@ -6,18 +6,18 @@ export const alerts = defineResource({
   access: 'owner', owner: 'user_id', pageSize: 50, pageSizeQuery: true, ordering: '-date_created', cursorOrderings: ['date_created'], methods: ['PUT', 'PATCH', 'DELETE'],
   description: 'A saved search that reports new results by e-mail or webhook at the rate you choose.',
   fields: {
-    resource_uri: t.uri(),
-    id: t.int({ readOnly: true, input: 'field' }),
-    user: t.fk('users', { hidden: true, help: 'The owning user; rows of other users are not served.' }),
-    alert_type: t.string(),
-    date_created: t.created(),
-    date_modified: t.modified(),
-    date_last_hit: t.datetime({ readOnly: true, nullable: true }),
-    name: t.string({ required: true, maxLength: 75 }),
-    query: t.string({ required: true, maxLength: 2500 }),
-    rate: t.string({ choices: ALERT_RATE, required: true }),
-    secret_key: t.string({ readOnly: true }),
+    resource_uri: field.uri(),
+    id: field.int({ readOnly: true, input: 'field' }),
+    user: field.fk('users', { hidden: true, help: 'The owning user; rows of other users are not served.' }),
+    alert_type: field.string(),
+    date_created: field.created(),
+    date_modified: field.modified(),
+    date_last_hit: field.datetime({ readOnly: true, nullable: true }),
+    name: field.string({ required: true, maxLength: 75 }),
+    query: field.string({ required: true, maxLength: 2500 }),
+    rate: field.string({ choices: ALERT_RATE, required: true }),
+    secret_key: field.string({ readOnly: true }),
   },
-  filters: { id: f.exact, name: f.text, query: f.text, rate: f.choice() },
+  filters: { id: filter.exact, name: filter.text, query: filter.text, rate: filter.choice() },
   orderings: ['date_created', 'date_modified', 'name', 'rate'],
 })

@@ -1,4 +1,4 @@
-import { defineResource, t } from '../define.js'
+import { defineResource, field } from '../define.js'
 
 /**
  * How many opinions cite a cluster unambiguously, as the citation network counts them (keyed by
@@ -9,8 +9,8 @@ export const citationCounts = defineResource({
   name: 'citation-counts', label: 'Citation Count', model: 'CitationCount', plural: 'Citation Counts', table: 'citation_counts', keyKind: 'int',
   api: false, cursorOrderings: ['id'], description: 'Opinions citing a cluster, as the citation network counts them.',
   fields: {
-    id: t.int(),
-    citation_count: t.int(),
+    id: field.int(),
+    citation_count: field.int(),
   },
   filters: {},
   orderings: ['id'],

@@ -1,4 +1,4 @@
-import { defineResource, t } from '../define.js'
+import { defineResource, field } from '../define.js'
 
 /**
  * What the citation network derived from one opinion (keyed by the opinion's id): its text with
@@ -9,9 +9,9 @@ export const citationTexts = defineResource({
   name: 'citation-texts', label: 'Citation Text', model: 'CitationText', plural: 'Citation Texts', table: 'citation_texts', keyKind: 'int',
   api: false, cursorOrderings: ['id'], description: 'An opinion\u2019s text with its citations linked, as the citation network made it.',
   fields: {
-    id: t.int(),
-    html_with_citations: t.string(),
-    cited_clusters: t.m2m('clusters'),
+    id: field.int(),
+    html_with_citations: field.string(),
+    cited_clusters: field.m2m('clusters'),
   },
   filters: {},
   orderings: ['id'],

@@ -1,4 +1,4 @@
-import { defineResource, t, f } from '../define.js'
+import { defineResource, field, filter } from '../define.js'
 import { REDIRECTION_REASON } from './choices.js'
 import { INT32 } from './limits.js'
 
@@ -10,12 +10,12 @@ export const clusterRedirections = defineResource({
   name: 'cluster-redirections', label: 'Cluster Redirection', model: 'ClusterRedirection', plural: 'Cluster Redirections', table: 'cluster_redirections', keyKind: 'int', api: false, cursorOrderings: ['id'],
   description: 'A cluster id that no longer exists, the cluster that replaced it (none when sealed) and why.',
   fields: {
-    id: t.int({ hidden: true }),
-    cluster: t.fk('clusters', { nullable: true, hidden: true, help: 'The cluster that replaced the old one; none when it was sealed.' }),
-    date_created: t.created(),
-    deleted_cluster_id: t.int({ ...INT32, required: true }),
-    reason: t.int({ choices: REDIRECTION_REASON, required: true }),
+    id: field.int({ hidden: true }),
+    cluster: field.fk('clusters', { nullable: true, hidden: true, help: 'The cluster that replaced the old one; none when it was sealed.' }),
+    date_created: field.created(),
+    deleted_cluster_id: field.int({ ...INT32, required: true }),
+    reason: field.int({ choices: REDIRECTION_REASON, required: true }),
   },
-  filters: { deleted_cluster_id: f.exact, reason: f.exact },
+  filters: { deleted_cluster_id: filter.exact, reason: filter.exact },
   orderings: ['id'],
 })

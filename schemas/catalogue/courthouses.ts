@@ -1,4 +1,4 @@
-import { defineResource, t, f } from '../define.js'
+import { defineResource, field, filter } from '../define.js'
 
 /**
  * A building where a court sits. The reference's court resource does not show its courthouses,
@@ -9,18 +9,18 @@ export const courthouses = defineResource({
   api: false, cursorOrderings: ['id'],
   description: 'A courthouse of a court: its address and whether it is the court\u2019s seat.',
   fields: {
-    id: t.int(),
-    court_seat: t.bool({ nullable: true }),
-    building_name: t.string(),
-    address1: t.string(),
-    address2: t.string(),
-    city: t.string(),
-    county: t.string(),
-    state: t.string(),
-    zip_code: t.string(),
-    country_code: t.string(),
-    court: t.fk('courts', { required: true }),
+    id: field.int(),
+    court_seat: field.bool({ nullable: true }),
+    building_name: field.string(),
+    address1: field.string(),
+    address2: field.string(),
+    city: field.string(),
+    county: field.string(),
+    state: field.string(),
+    zip_code: field.string(),
+    country_code: field.string(),
+    court: field.fk('courts', { required: true }),
   },
-  filters: { court: f.model('court_id') },
+  filters: { court: filter.model('court_id') },
   orderings: ['id'],
 })

@@ -1,22 +1,22 @@
-import { defineResource, t, f } from '../define.js'
+import { defineResource, field, filter } from '../define.js'
 import { VALUE_CODE } from './choices.js'
 
 export const debts = defineResource({
   name: 'debts', label: 'Debt', model: 'Debt', plural: 'Debts', table: 'debts', keyKind: 'int',
   description: 'A liability a judge reported, by creditor and value range.',
   fields: {
-    resource_uri: t.uri(),
-    id: t.int({ readOnly: true, input: 'field' }),
-    date_created: t.created(),
-    date_modified: t.modified(),
-    creditor_name: t.string(),
-    value_code: t.string({ choices: VALUE_CODE }),
-    redacted: t.bool(),
-    financial_disclosure: t.fk('financial-disclosures', { required: true }),
+    resource_uri: field.uri(),
+    id: field.int({ readOnly: true, input: 'field' }),
+    date_created: field.created(),
+    date_modified: field.modified(),
+    creditor_name: field.string(),
+    value_code: field.string({ choices: VALUE_CODE }),
+    redacted: field.bool(),
+    financial_disclosure: field.fk('financial-disclosures', { required: true }),
   },
   filters: {
-    id: f.int, date_created: f.datetime, date_modified: f.datetime, redacted: f.bool, creditor_name: f.text, value_code: f.choice(),
-    financial_disclosure: f.rel('financial-disclosures', 'financial_disclosure_id'),
+    id: filter.int, date_created: filter.datetime, date_modified: filter.datetime, redacted: filter.bool, creditor_name: filter.text, value_code: filter.choice(),
+    financial_disclosure: filter.rel('financial-disclosures', 'financial_disclosure_id'),
   },
   orderings: ['id', 'date_created', 'date_modified'],
 })

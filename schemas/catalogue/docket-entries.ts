@@ -1,4 +1,4 @@
-import { defineResource, t, f, N } from '../define.js'
+import { defineResource, field, filter, N } from '../define.js'
 import { LOOKUPS } from '../kinds.js'
 import { INT32, INT64 } from './limits.js'
 
@@ -6,24 +6,24 @@ export const docketEntries = defineResource({
   name: 'docket-entries', label: 'Docket Entry', model: 'DocketEntry', plural: 'Docket Entries', table: 'docket_entries', keyKind: 'int', access: 'authenticated',
   description: 'One line of a docket: what was filed or ordered on a date, with the documents it holds.',
   fields: {
-    resource_uri: t.uri(),
-    id: t.int({ readOnly: true, input: 'field' }),
-    docket: t.fk('dockets', { required: true }),
-    archive_documents: t.nested('archive-documents', 'docket_entry_id'),
-    date_created: t.created(),
-    date_modified: t.modified(),
-    date_filed: t.date(N),
-    time_filed: t.time(N),
-    entry_number: t.int({ ...INT64, nullable: true }),
-    archive_sequence_number: t.string({ maxLength: 50 }),
-    records_sequence_number: t.int({ ...INT32, nullable: true }),
-    description: t.string({ unlisted: true }),
-    tags: t.m2m('tag'),
+    resource_uri: field.uri(),
+    id: field.int({ readOnly: true, input: 'field' }),
+    docket: field.fk('dockets', { required: true }),
+    archive_documents: field.nested('archive-documents', 'docket_entry_id'),
+    date_created: field.created(),
+    date_modified: field.modified(),
+    date_filed: field.date(N),
+    time_filed: field.time(N),
+    entry_number: field.int({ ...INT64, nullable: true }),
+    archive_sequence_number: field.string({ maxLength: 50 }),
+    records_sequence_number: field.int({ ...INT32, nullable: true }),
+    description: field.string({ unlisted: true }),
+    tags: field.m2m('tag'),
   },
   filters: {
-    id: f.int, entry_number: f.lookups(...LOOKUPS.INT, 'isnull'), date_created: f.datetime, date_modified: f.datetime, date_filed: f.date,
-    records_sequence_number: f.lookups(...LOOKUPS.INT, 'isnull'),
-    docket: f.rel('dockets', 'docket_id'), archive_documents: f.rel('archive-documents'), tags: f.rel('tag'),
+    id: filter.int, entry_number: filter.lookups(...LOOKUPS.INT, 'isnull'), date_created: filter.datetime, date_modified: filter.datetime, date_filed: filter.date,
+    records_sequence_number: filter.lookups(...LOOKUPS.INT, 'isnull'),
+    docket: filter.rel('dockets', 'docket_id'), archive_documents: filter.rel('archive-documents'), tags: filter.rel('tag'),
   },
   orderings: ['id', 'date_created', 'date_modified', 'date_filed', 'archive_sequence_number', 'entry_number'],
   // A docket sheet: one docket's entries by number, date or id.

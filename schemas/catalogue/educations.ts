@@ -1,4 +1,4 @@
-import { defineResource, t, f, N, TIMESTAMP_FILTERS } from '../define.js'
+import { defineResource, field, filter, N, TIMESTAMP_FILTERS } from '../define.js'
 import { DEGREE_LEVEL } from './choices.js'
 import { UINT16 } from './limits.js'
 
@@ -6,19 +6,19 @@ export const educations = defineResource({
   name: 'educations', label: 'Education', model: 'Education', plural: 'Educations', table: 'educations', keyKind: 'int',
   description: 'A degree a person earned at a school.',
   fields: {
-    resource_uri: t.uri(),
-    id: t.int({ readOnly: true, input: 'field' }),
-    school: t.fk('schools', { readOnly: true, embed: true }),
-    person: t.fk('people', { required: true }),
-    date_created: t.created(),
-    date_modified: t.modified(),
-    degree_level: t.string({ choices: DEGREE_LEVEL }),
-    degree_detail: t.string({ maxLength: 100 }),
-    degree_year: t.int({ ...UINT16, nullable: true }),
+    resource_uri: field.uri(),
+    id: field.int({ readOnly: true, input: 'field' }),
+    school: field.fk('schools', { readOnly: true, embed: true }),
+    person: field.fk('people', { required: true }),
+    date_created: field.created(),
+    date_modified: field.modified(),
+    degree_level: field.string({ choices: DEGREE_LEVEL }),
+    degree_detail: field.string({ maxLength: 100 }),
+    degree_year: field.int({ ...UINT16, nullable: true }),
   },
   filters: {
-    ...TIMESTAMP_FILTERS, degree_year: f.exact, degree_detail: f.text, degree_level: f.choice(),
-    person: f.rel('people', 'person_id'), school: f.rel('schools', 'school_id'),
+    ...TIMESTAMP_FILTERS, degree_year: filter.exact, degree_detail: filter.text, degree_level: filter.choice(),
+    person: filter.rel('people', 'person_id'), school: filter.rel('schools', 'school_id'),
   },
   orderings: ['id', 'date_created', 'date_modified'],
 })

@@ -1,6 +1,6 @@
 /**
  * Integer ranges of the reference's columns, as OPTIONS reports them (`min_value`/`max_value`):
- * a field spreads the range of the column it mirrors, e.g. `t.int({ ...INT16, nullable: true })`.
+ * a field spreads the range of the column it mirrors, e.g. `field.int({ ...INT16, nullable: true })`.
  */
 export const INT16 = { minValue: -32768, maxValue: 32767 } as const
 export const UINT16 = { minValue: 0, maxValue: 32767 } as const

@@ -1,4 +1,4 @@
-import { defineResource, t, f, N } from '../define.js'
+import { defineResource, field, filter, N } from '../define.js'
 import { MEMBERSHIP_LEVEL } from './choices.js'
 
 /** The caller's membership tiers: read-only, each user sees only its own. */
@@ -7,16 +7,16 @@ export const memberships = defineResource({
   access: 'owner', owner: 'user_id', writes: { create: false, update: false },
   description: 'Your membership: its level, when it started and ended, and whether it is active.',
   fields: {
-    resource_uri: t.uri(),
-    id: t.int({ readOnly: true, input: 'field' }),
-    user: t.fk('users', { hidden: true, help: 'The owning user; rows of other users are not served.' }),
-    level: t.string({ choices: MEMBERSHIP_LEVEL, required: true, help: 'Membership tier; it sets rate limits and alert quotas.' }),
-    date_start: t.date(),
-    date_end: t.date(N),
-    is_active: t.bool(),
-    date_created: t.created(),
-    date_modified: t.modified(),
+    resource_uri: field.uri(),
+    id: field.int({ readOnly: true, input: 'field' }),
+    user: field.fk('users', { hidden: true, help: 'The owning user; rows of other users are not served.' }),
+    level: field.string({ choices: MEMBERSHIP_LEVEL, required: true, help: 'Membership tier; it sets rate limits and alert quotas.' }),
+    date_start: field.date(),
+    date_end: field.date(N),
+    is_active: field.bool(),
+    date_created: field.created(),
+    date_modified: field.modified(),
   },
-  filters: { id: f.int, level: f.choice(), is_active: f.bool, date_start: f.date, date_end: f.date },
+  filters: { id: filter.int, level: filter.choice(), is_active: filter.bool, date_start: filter.date, date_end: filter.date },
   orderings: ['id', 'date_created', 'date_modified', 'date_start', 'date_end'],
 })

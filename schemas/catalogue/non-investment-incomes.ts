@@ -1,22 +1,22 @@
-import { defineResource, t, f } from '../define.js'
+import { defineResource, field, filter } from '../define.js'
 
 export const nonInvestmentIncomes = defineResource({
   name: 'non-investment-incomes', label: 'Non Investment Income', model: 'NonInvestmentIncome', plural: 'Non Investment Incomes', table: 'non_investment_incomes', keyKind: 'int',
   description: 'Income a judge reported other than from investments, such as teaching.',
   fields: {
-    resource_uri: t.uri(),
-    id: t.int({ readOnly: true, input: 'field' }),
-    date_created: t.created(),
-    date_modified: t.modified(),
-    date_raw: t.string(),
-    source_type: t.string(),
-    income_amount: t.string(),
-    redacted: t.bool(),
-    financial_disclosure: t.fk('financial-disclosures', { required: true }),
+    resource_uri: field.uri(),
+    id: field.int({ readOnly: true, input: 'field' }),
+    date_created: field.created(),
+    date_modified: field.modified(),
+    date_raw: field.string(),
+    source_type: field.string(),
+    income_amount: field.string(),
+    redacted: field.bool(),
+    financial_disclosure: field.fk('financial-disclosures', { required: true }),
   },
   filters: {
-    id: f.int, date_created: f.datetime, date_modified: f.datetime, redacted: f.bool, date_raw: f.text, source_type: f.text, income_amount: f.text,
-    financial_disclosure: f.rel('financial-disclosures', 'financial_disclosure_id'),
+    id: filter.int, date_created: filter.datetime, date_modified: filter.datetime, redacted: filter.bool, date_raw: filter.text, source_type: filter.text, income_amount: filter.text,
+    financial_disclosure: filter.rel('financial-disclosures', 'financial_disclosure_id'),
   },
   orderings: ['id', 'date_created', 'date_modified'],
 })

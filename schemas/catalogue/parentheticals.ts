@@ -1,4 +1,4 @@
-import { defineResource, t, f } from '../define.js'
+import { defineResource, field, filter } from '../define.js'
 import { INT32 } from './limits.js'
 
 /**
@@ -11,13 +11,13 @@ export const parentheticals = defineResource({
   api: false, cursorOrderings: ['id'],
   description: 'How a citing opinion describes an opinion it cites, with a quality score.',
   fields: {
-    id: t.int(),
-    text: t.string(),
-    score: t.float(),
-    described_opinion: t.fk('opinions', { required: true }),
-    describing_opinion: t.fk('opinions', { required: true }),
-    group_id: t.int({ ...INT32, nullable: true }),
+    id: field.int(),
+    text: field.string(),
+    score: field.float(),
+    described_opinion: field.fk('opinions', { required: true }),
+    describing_opinion: field.fk('opinions', { required: true }),
+    group_id: field.int({ ...INT32, nullable: true }),
   },
-  filters: { described_opinion: f.model('described_opinion_id'), describing_opinion: f.model('describing_opinion_id') },
+  filters: { described_opinion: filter.model('described_opinion_id'), describing_opinion: filter.model('describing_opinion_id') },
   orderings: ['id'],
 })

@@ -1,4 +1,4 @@
-import { defineResource, t, f } from '../define.js'
+import { defineResource, field, filter } from '../define.js'
 import { PRAYER_STATUS } from './choices.js'
 
 export const prayers = defineResource({
@@ -7,15 +7,15 @@ export const prayers = defineResource({
   writes: { create: true, update: false }, methods: ['DELETE'],
   description: 'A request that a document missing from the archive be bought; you hear when someone buys it.',
   fields: {
-    id: t.int({ readOnly: true, label: 'ID' }),
-    user: t.fk('users', { hidden: true, help: 'The owning user; rows of other users are not served.' }),
-    date_created: t.created(),
-    status: t.int({ choices: PRAYER_STATUS }),
-    archive_document: t.fk('archive-documents', { required: true, asId: true }),
+    id: field.int({ readOnly: true, label: 'ID' }),
+    user: field.fk('users', { hidden: true, help: 'The owning user; rows of other users are not served.' }),
+    date_created: field.created(),
+    status: field.int({ choices: PRAYER_STATUS }),
+    archive_document: field.fk('archive-documents', { required: true, asId: true }),
   },
   filters: {
-    date_created: { lookups: ['exact', 'range'], type: 'DateFromToRangeFilter' }, user: f.model('user_id'),
-    archive_document: f.model('archive_document_id'), status: f.choice('exact', 'in'),
+    date_created: { lookups: ['exact', 'range'], type: 'DateFromToRangeFilter' }, user: filter.model('user_id'),
+    archive_document: filter.model('archive_document_id'), status: filter.choice('exact', 'in'),
   },
   orderings: ['date_created'],
 })

@@ -1,4 +1,4 @@
-import { defineResource, t } from '../define.js'
+import { defineResource, field } from '../define.js'
 import { RACE } from './choices.js'
 
 /**
@@ -11,8 +11,8 @@ export const races = defineResource({
   api: false, cursorOrderings: ['id'],
   description: 'A race code and the id the reference gives it.',
   fields: {
-    id: t.int(),
-    race: t.string({ choices: RACE, required: true }),
+    id: field.int(),
+    race: field.string({ choices: RACE, required: true }),
   },
   filters: {},
   orderings: ['id'],

@@ -1,24 +1,24 @@
-import { defineResource, t, f } from '../define.js'
+import { defineResource, field, filter } from '../define.js'
 
 export const reimbursements = defineResource({
   name: 'reimbursements', label: 'Reimbursement', model: 'Reimbursement', plural: 'Reimbursements', table: 'reimbursements', keyKind: 'int',
   description: 'Travel or other expenses someone else paid for a judge, as reported.',
   fields: {
-    resource_uri: t.uri(),
-    id: t.int({ readOnly: true, input: 'field' }),
-    date_created: t.created(),
-    date_modified: t.modified(),
-    source: t.string(),
-    date_raw: t.string(),
-    location: t.string(),
-    purpose: t.string(),
-    items_paid_or_provided: t.string(),
-    redacted: t.bool(),
-    financial_disclosure: t.fk('financial-disclosures', { required: true }),
+    resource_uri: field.uri(),
+    id: field.int({ readOnly: true, input: 'field' }),
+    date_created: field.created(),
+    date_modified: field.modified(),
+    source: field.string(),
+    date_raw: field.string(),
+    location: field.string(),
+    purpose: field.string(),
+    items_paid_or_provided: field.string(),
+    redacted: field.bool(),
+    financial_disclosure: field.fk('financial-disclosures', { required: true }),
   },
   filters: {
-    id: f.int, date_created: f.datetime, date_modified: f.datetime, redacted: f.bool, date_raw: f.text, location: f.text, source: f.text, purpose: f.text, items_paid_or_provided: f.text,
-    financial_disclosure: f.rel('financial-disclosures', 'financial_disclosure_id'),
+    id: filter.int, date_created: filter.datetime, date_modified: filter.datetime, redacted: filter.bool, date_raw: filter.text, location: filter.text, source: filter.text, purpose: filter.text, items_paid_or_provided: filter.text,
+    financial_disclosure: filter.rel('financial-disclosures', 'financial_disclosure_id'),
   },
   orderings: ['id', 'date_created', 'date_modified'],
 })

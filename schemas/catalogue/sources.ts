@@ -1,19 +1,19 @@
-import { defineResource, t, f, N, TIMESTAMP_FILTERS } from '../define.js'
+import { defineResource, field, filter, N, TIMESTAMP_FILTERS } from '../define.js'
 
 export const sources = defineResource({
   name: 'sources', label: 'Source', model: 'Source', plural: 'Sources', table: 'sources', keyKind: 'int',
   description: 'Where a fact about a person came from.',
   cursorOrderings: ['id', 'date_modified'],
   fields: {
-    resource_uri: t.uri(),
-    id: t.int({ readOnly: true, input: 'field' }),
-    person: t.fk('people', { required: true }),
-    date_created: t.created(),
-    date_modified: t.modified(),
-    url: t.string({ maxLength: 2000, input: 'url' }),
-    date_accessed: t.date(N),
-    notes: t.string(),
+    resource_uri: field.uri(),
+    id: field.int({ readOnly: true, input: 'field' }),
+    person: field.fk('people', { required: true }),
+    date_created: field.created(),
+    date_modified: field.modified(),
+    url: field.string({ maxLength: 2000, input: 'url' }),
+    date_accessed: field.date(N),
+    notes: field.string(),
   },
-  filters: { id: f.exact, date_modified: f.datetime, person: f.model('person_id') },
+  filters: { id: filter.exact, date_modified: filter.datetime, person: filter.model('person_id') },
   orderings: ['id', 'date_modified', 'date_accessed'],
 })

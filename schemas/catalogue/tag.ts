@@ -1,14 +1,14 @@
-import { defineResource, t } from '../define.js'
+import { defineResource, field } from '../define.js'
 
 export const tag = defineResource({
   name: 'tag', label: 'Tag', model: 'Tag', plural: 'Tags', table: 'tag', keyKind: 'int', access: 'authenticated',
   description: 'Tags the service puts on dockets and other records.',
   fields: {
-    resource_uri: t.uri(),
-    id: t.int({ readOnly: true, input: 'field' }),
-    date_created: t.created(),
-    date_modified: t.modified(),
-    name: t.string({ required: true, maxLength: 50 }),
+    resource_uri: field.uri(),
+    id: field.int({ readOnly: true, input: 'field' }),
+    date_created: field.created(),
+    date_modified: field.modified(),
+    name: field.string({ required: true, maxLength: 50 }),
   },
   // The reference's tag endpoint has no filterset.
   filters: {},

@@ -1,4 +1,4 @@
-import { defineResource, t, f } from '../define.js'
+import { defineResource, field, filter } from '../define.js'
 
 /** Tags users put on dockets. Anyone reads published tags; the owner also reads its own. */
 export const tags = defineResource({
@@ -6,17 +6,17 @@ export const tags = defineResource({
   access: 'published', owner: 'user_id', publishedFlag: 'published', pageSize: 50, pageSizeQuery: true,
   description: 'A tag a user made to group dockets; published tags are visible to everyone.',
   fields: {
-    id: t.int({ readOnly: true, label: 'ID' }),
-    user: t.fk('users', { hidden: true, help: 'The owning user; rows of other users are not served.' }),
-    date_created: t.created(),
-    date_modified: t.modified(),
-    name: t.string({ required: true, maxLength: 50, input: 'slug' }),
-    title: t.string(),
-    description: t.string({ unlisted: true }),
-    view_count: t.int({ readOnly: true }),
-    published: t.bool(),
-    dockets: t.reverse('dockets', 'tag_id', { asId: true, from: 'docket-tags', pick: 'docket_id' }),
+    id: field.int({ readOnly: true, label: 'ID' }),
+    user: field.fk('users', { hidden: true, help: 'The owning user; rows of other users are not served.' }),
+    date_created: field.created(),
+    date_modified: field.modified(),
+    name: field.string({ required: true, maxLength: 50, input: 'slug' }),
+    title: field.string(),
+    description: field.string({ unlisted: true }),
+    view_count: field.int({ readOnly: true }),
+    published: field.bool(),
+    dockets: field.reverse('dockets', 'tag_id', { asId: true, from: 'docket-tags', pick: 'docket_id' }),
   },
-  filters: { id: f.exact, user: f.model('user_id'), name: f.text, published: f.bool },
+  filters: { id: filter.exact, user: filter.model('user_id'), name: filter.text, published: filter.bool },
   orderings: ['date_created', 'date_modified', 'name', 'view_count'],
 })

@@ -1,4 +1,4 @@
-import { defineResource, t, f, N } from '../define.js'
+import { defineResource, field, filter, N } from '../define.js'
 import { CITATION_TYPE } from './choices.js'
 import { INT32 } from './limits.js'
 
@@ -12,17 +12,17 @@ export const unmatchedCitations = defineResource({
   api: false, cursorOrderings: ['id'],
   description: 'A citation in an opinion that matches no cluster of the corpus.',
   fields: {
-    id: t.int(),
-    volume: t.int({ ...INT32, nullable: true }),
-    reporter: t.string(),
-    page: t.string(),
-    type: t.int({ choices: CITATION_TYPE, nullable: true }),
-    status: t.int({ ...INT32, nullable: true }),
-    citation_string: t.string(),
-    court: t.fk('courts', N),
-    year: t.int({ ...INT32, nullable: true }),
-    citing_opinion: t.fk('opinions', { required: true }),
+    id: field.int(),
+    volume: field.int({ ...INT32, nullable: true }),
+    reporter: field.string(),
+    page: field.string(),
+    type: field.int({ choices: CITATION_TYPE, nullable: true }),
+    status: field.int({ ...INT32, nullable: true }),
+    citation_string: field.string(),
+    court: field.fk('courts', N),
+    year: field.int({ ...INT32, nullable: true }),
+    citing_opinion: field.fk('opinions', { required: true }),
   },
-  filters: { citing_opinion: f.model('citing_opinion_id'), status: f.exact },
+  filters: { citing_opinion: filter.model('citing_opinion_id'), status: filter.exact },
   orderings: ['id'],
 })

@@ -31,15 +31,37 @@ export interface EntityCodec {
   keyOf(record: Record<string, unknown>): string
 }
 
+/** The generic form of toEntity: one column after another into a new object. */
+function entityBuilder(specs: ColumnSpec[]): (record: Record<string, unknown>) => Record<string, unknown> {
+  return (record) => {
+    const out: Record<string, unknown> = {}
+    for (const c of specs) out[c.column] = coerce(c, record[c.column] ?? (c.column !== c.field ? record[c.field] : undefined))
+    return out
+  }
+}
+
+/**
+ * toEntity compiled for one resource: one object literal with every column, values coerced in
+ * column order (the same values and the same first error as entityBuilder). The loop reads and
+ * writes a different property at each step, which V8 can only do through its slowest (megamorphic)
+ * lookups: a third of a publisher's own time per event. Names come from the catalogue, never from
+ * input; any name that is not a plain identifier falls back to the loop.
+ */
+export function compiledEntityBuilder(specs: ColumnSpec[]): (record: Record<string, unknown>) => Record<string, unknown> {
+  const plain = /^[A-Za-z_][A-Za-z0-9_]*$/
+  if (specs.some((c) => !plain.test(c.column) || !plain.test(c.field) || c.column === '__proto__' || c.field === '__proto__')) return entityBuilder(specs)
+  const props = specs.map((c, i) => `${c.column}: coerce(specs[${i}], record.${c.column}${c.column !== c.field ? ` ?? record.${c.field}` : ''})`)
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval
+  const make = new Function('specs', 'coerce', `return function toEntity(record) { return { ${props.join(', ')} } }`)
+  return make(specs, coerce) as (record: Record<string, unknown>) => Record<string, unknown>
+}
+
 export function createEntityCodec(cat: Catalogue, r: ResourceDef): EntityCodec {
   const specs = columnSpecs(cat, r)
+  const toEntity = compiledEntityBuilder(specs)
   return {
     resource: r,
-    toEntity(record) {
-      const out: Record<string, unknown> = {}
-      for (const c of specs) out[c.column] = coerce(c, record[c.column] ?? (c.column !== c.field ? record[c.field] : undefined))
-      return out
-    },
+    toEntity,
     keyOf(record) {
       const k = record[r.key]
       if (k === undefined || k === null || k === '') throw new InvalidRecord(`record has no ${r.key}`)

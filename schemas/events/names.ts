@@ -6,6 +6,7 @@
  *   dlq.<processor>              events a processor could not decode or validate
  *   watermarks                   what each table sink has applied, per source partition
  *   webhook-events[.retry.<n>]   webhook deliveries and their delayed retries
+ *   ids                          one message per block of ids leased (core/ids.ts): one partition, not compacted
  */
 import type { Config } from '../../core/config.js'
 
@@ -24,6 +25,8 @@ export const commandTopic = (cfg: Prefix, name: string) => `${cfg.topicPrefix}co
 export const dlqTopic = (cfg: Prefix, processor: ProcessorName) => `${cfg.topicPrefix}dlq.${processor}`
 export const groupId = (cfg: Prefix, processor: ProcessorName) => `${cfg.topicPrefix}${processor}`
 export const watermarkTopic = (cfg: Prefix) => `${cfg.topicPrefix}watermarks`
+/** Where processes lease blocks of ids for the rows they create: the offset of a lease is its block (core/ids.ts). */
+export const idsTopic = (cfg: Prefix) => `${cfg.topicPrefix}ids`
 export const valueSubject = (topic: string) => `${topic}-value`
 
 /** The resource an entity topic carries, or undefined for any other topic. */

@@ -7,7 +7,7 @@ import t from 'tap'
 import Ajv2020 from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
 import { catalogue, buildCatalogue } from '../../../schemas/catalogue/index.js'
-import { defineResource, t as ft, f, N } from '../../../schemas/define.js'
+import { defineResource, field as ft, filter as f, N } from '../../../schemas/define.js'
 import {
   resourceSchema, resourceSchemas, listSchemas, renderedFields, nestingHeight, schemaName, EMBED_DEPTH, ERROR_SCHEMAS,
 } from '../../../schemas/json-schema.js'
