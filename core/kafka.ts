@@ -9,9 +9,13 @@ const LEVELS: Record<number, 'error' | 'warn' | 'info' | 'debug'> = {
   [logLevel.ERROR]: 'error', [logLevel.WARN]: 'warn', [logLevel.INFO]: 'info', [logLevel.DEBUG]: 'debug',
 }
 
+/** Broker answers KafkaJS retries by itself: a cluster starting, a leader moving. */
+const RETRIABLE = /coordinator is loading|coordinator is not available|not the correct coordinator|leadership election|not the leader for that topic-partition|does not host this topic-partition|Topic creation errors|There is no leader for this topic-partition/i
+
 /** A KafkaJS client whose log lines go through our logger instead of the console. */
 export function createKafka(cfg: Pick<Config, 'kafkaBrokers'>, log: Logger, clientId = 'lds'): Kafka {
   const klog = log.child({ component: 'kafkajs' })
+  const retriableCrash = new Set<string>()
   return new Kafka({
     clientId,
     brokers: [...cfg.kafkaBrokers],
@@ -27,8 +31,15 @@ export function createKafka(cfg: Pick<Config, 'kafkaBrokers'>, log: Logger, clie
       if (message?.includes('The group is rebalancing') || String((rest as { error?: unknown }).error ?? '').includes('The group is rebalancing')) return
       // Retriable broker answers (a coordinator still loading after a start) are retried by
       // KafkaJS; they are not errors of ours.
-      const retriable = /coordinator is loading|coordinator is not available|not the correct coordinator|leadership election|not the leader for that topic-partition|does not host this topic-partition|Topic creation errors|There is no leader for this topic-partition/i.test(String((rest as { error?: unknown }).error ?? ''))
-      klog[retriable ? 'debug' : (LEVELS[level] ?? 'info')](rest, message)
+      // The answer is in `error` for most lines and in the message itself for some ("Failed to send
+      // messages: This server is not the leader…" while a new topic's leaders are elected).
+      const retriable = RETRIABLE.test(String((rest as { error?: unknown }).error ?? '')) || RETRIABLE.test(message ?? '')
+      // A consumer that crashed on such an answer is restarted by KafkaJS; its "Restarting the
+      // consumer" line belongs with the crash it follows.
+      const group = (rest as { groupId?: string }).groupId
+      if (group !== undefined && message?.startsWith('Crash:')) { if (retriable) retriableCrash.add(group); else retriableCrash.delete(group) }
+      const restartAfterRetriable = group !== undefined && message?.startsWith('Restarting the consumer') && retriableCrash.delete(group)
+      klog[retriable || restartAfterRetriable ? 'debug' : (LEVELS[level] ?? 'info')](rest, message)
     },
   })
 }

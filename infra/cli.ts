@@ -23,8 +23,8 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { loadConfig, type Config } from '../core/config.js'
 import type { LocalService, ServiceStatus } from './service.js'
-import { kafka } from './kafka.js'
-import { registry } from './registry.js'
+import { kafka } from './kafka-server.js'
+import { registry } from './registry-server.js'
 
 export type Log = (msg: string) => void
 
@@ -37,12 +37,12 @@ export class UsageError extends Error {}
 export async function loadServices(log?: Log): Promise<LocalService[]> {
   const services: LocalService[] = [kafka, registry]
   if (existsSync(path.join(HERE, 'clickhouse.ts')) || existsSync(path.join(HERE, 'clickhouse.js'))) {
-    const spec = './clickhouse.js' // a variable: this module must load (and type-check) without it
+    const spec = './clickhouse-server.js' // a variable: this module must load (and type-check) without it
     const mod = (await import(spec)) as { clickhouse?: LocalService }
     if (mod.clickhouse) services.push(mod.clickhouse)
-    else log?.('warning: infra/clickhouse.ts does not export `clickhouse`; skipping ClickHouse')
+    else log?.('warning: infra/clickhouse-server.ts does not export `clickhouse`; skipping ClickHouse')
   } else {
-    log?.('warning: infra/clickhouse.ts does not exist yet; skipping ClickHouse')
+    log?.('warning: infra/clickhouse-server.ts does not exist yet; skipping ClickHouse')
   }
   return services
 }

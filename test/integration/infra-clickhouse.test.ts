@@ -1,5 +1,5 @@
 /**
- * The local ClickHouse (infra/clickhouse.ts): starts idempotently on cfg.clickhouseUrl, behaves
+ * The local ClickHouse (infra/clickhouse-server.ts): starts idempotently on cfg.clickhouseUrl, behaves
  * like a real ClickHouse 26.x server for what the project relies on (ReplacingMergeTree + FINAL,
  * bound query parameters, ALTER ADD COLUMN and OPTIMIZE FINAL for migrations, synchronous inserts
  * and mutations), and keeps MergeTree data across a restart (on a private instance with its own
@@ -12,7 +12,7 @@ import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { loadConfig, type Config } from '../../core/config.js'
-import { clickhouse } from '../../infra/clickhouse.js'
+import { clickhouse } from '../../infra/clickhouse-server.js'
 
 const cfg = loadConfig()
 const log = (m: string) => t.comment(m)

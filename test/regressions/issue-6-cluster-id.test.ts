@@ -5,7 +5,7 @@
  * Kafka's Uuid.randomUuid does, until they do not start with '-'.
  */
 import t from 'tap'
-import { newClusterId } from '../../infra/kafka.js'
+import { newClusterId } from '../../infra/kafka-server.js'
 
 t.test('cluster ids never start with a dash', async (t) => {
   let bad = 0

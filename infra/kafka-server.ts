@@ -46,7 +46,7 @@ export const kafkaPaths = (cfg: Config) => ({
 
 function serverProperties(cfg: Config, dataDir: string): string {
   const { kafka: port, kafkaController: ctl } = cfg.ports
-  return `# written by infra/kafka.ts on every start; edit that file, not this one
+  return `# written by infra/kafka-server.ts on every start; edit that file, not this one
 process.roles=broker,controller
 node.id=1
 controller.quorum.voters=1@127.0.0.1:${ctl}
@@ -79,7 +79,7 @@ replica.fetch.max.bytes=16777216
 
 /** log4j2 to stdout, which startDetached sends to <dataDir>/logs/kafka.log. */
 function log4jProperties(): string {
-  return `# written by infra/kafka.ts
+  return `# written by infra/kafka-server.ts
 status = warn
 appender.out.type = Console
 appender.out.name = out
