@@ -47,9 +47,10 @@ function paramsOf(req: FastifyRequest): { url: URL; params: URLSearchParams } {
   return { url, params: url.searchParams }
 }
 
-function readRequest(params: URLSearchParams): SearchRequest {
+/** `now` is the app's clock: relative date filters (`filed_after=past 30 days`) count back from it. */
+function readRequest(params: URLSearchParams, now: number): SearchRequest {
   if (params.get('type') === 'pa') throw new LdsError('LDS_ERR_NOT_FOUND', { detail: 'Not found.' })
-  return searchRequest(params)
+  return searchRequest(params, now)
 }
 
 const withParam = (url: URL, set: Record<string, string | null>) => {
@@ -74,7 +75,7 @@ export function registerSearch(app: FastifyInstance, deps: { db: Db; engine?: Se
 
   app.get('/api/rest/v4/search/', { config: { auth: 'public', describe } }, async (req) => {
     const { url, params } = paramsOf(req)
-    const r = readRequest(params)
+    const r = readRequest(params, app.clock.now())
     const rawCursor = params.get('cursor')
     const cursor: Cursor = rawCursor ? decodeCursor(rawCursor) : { o: 0 }
     if ((cursor.a && !validAfter(r, cursor.a)) || (cursor.s !== undefined && !validStats(r, cursor.s))) throw new LdsError('LDS_ERR_NOT_FOUND', { detail: 'Invalid cursor' })
@@ -102,7 +103,7 @@ export function registerSearch(app: FastifyInstance, deps: { db: Db; engine?: Se
 
   app.get('/api/rest/v3/search/', { config: { auth: 'public', describe: { ...describe, name: 'Search List' } } }, async (req) => {
     const { url, params } = paramsOf(req)
-    const r = readRequest(params)
+    const r = readRequest(params, app.clock.now())
     const pageParam = params.get('page') ?? '1'
     const page = /^\d{1,6}$/.test(pageParam) ? Number(pageParam) : NaN
     if (!(page >= 1) || page > MAX_V3_PAGE) throw new LdsError('LDS_ERR_NOT_FOUND', { detail: 'Invalid page.' })

@@ -13,11 +13,11 @@ const paramsOf = (query: string) => new URLSearchParams(query.replace(/^\?/, '')
 export function alertQueries(engine: SearchEngine, now: () => number = Date.now) {
   return {
     isMatchAll(query: string): boolean {
-      try { return requestAst(searchRequest(paramsOf(query))).kind === 'all' } catch { return false }
+      try { return requestAst(searchRequest(paramsOf(query), now())).kind === 'all' } catch { return false }
     },
     async estimate(query: string): Promise<number | null> {
       let r
-      try { r = searchRequest(paramsOf(query)) } catch { return null }
+      try { r = searchRequest(paramsOf(query), now()) } catch { return null }
       const since = new Date(now() - ALERT_ESTIMATION_DAYS * 86_400_000).toISOString().slice(0, 10)
       const recent: Node = { kind: 'range', field: DATE_FIELD[r.type], lower: since, upper: null, includeLower: true, includeUpper: true }
       return engine.count({ ...r, filters: and([r.filters, recent]) })

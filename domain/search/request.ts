@@ -11,6 +11,7 @@ import { searchType, isSearchType, type SearchType } from './fields.js'
 import { parseQuery, dateSpan } from './parse.js'
 import { normalizeKeyword } from './analyzer.js'
 import { FieldErrors } from '../../core/errors.js'
+import { resolveRelativeDate, relativeDays, utcDay } from './relative-date.js'
 
 export interface OrderKey { readonly field: string; readonly dir: 'asc' | 'desc' }
 
@@ -24,6 +25,12 @@ export interface SearchRequest {
   /** the order_by value as asked (or the type's default) */
   readonly orderBy: string
   readonly highlight: boolean
+  /**
+   * Set when a date filter was relative (`filed_after=past 7 days`): the UTC day they were
+   * counted back from. The filters hold absolute dates, so a request kept past that day (a stored
+   * alert) must be read again to keep meaning what it says.
+   */
+  readonly relativeTo?: string
 }
 
 /** Bad parameters: a 400 keyed by parameter, as the reference's search form answers. */
@@ -82,18 +89,24 @@ function restrict(n: Node, field: string): Node {
   }
 }
 
-/** MM/DD/YYYY or YYYY-MM-DD (also a year or a month: its first or last day). */
-function dateOf(v: string, end: 'after' | 'before'): string | null {
+/**
+ * MM/DD/YYYY or YYYY-MM-DD (also a year or a month: its first or last day), or a relative date
+ * (relative-date.ts: `past 30 days`, `-2y`, `1 year ago`) counted back from the day of `now`.
+ */
+function dateOf(v: string, end: 'after' | 'before', now: number): string | null {
   const us = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(v.trim())
-  const iso = us ? `${us[3]}-${us[1].padStart(2, '0')}-${us[2].padStart(2, '0')}` : v.trim()
+  const iso = us ? `${us[3]}-${us[1].padStart(2, '0')}-${us[2].padStart(2, '0')}` : resolveRelativeDate(v, now) ?? v.trim()
   const span = dateSpan(iso)
   return span ? (end === 'after' ? span.first : span.last) : null
 }
 
 const many = (values: string[]) => values.flatMap((v) => v.split(/[\s,]+/)).map((v) => v.trim()).filter(Boolean)
 
-/** Reads a search request; throws SearchRequestError (400) or the query's SearchSyntaxError. */
-export function searchRequest(params: URLSearchParams): SearchRequest {
+/**
+ * Reads a search request; throws SearchRequestError (400) or the query's SearchSyntaxError.
+ * `now` (ms since the epoch, the caller's clock) is what relative dates count back from.
+ */
+export function searchRequest(params: URLSearchParams, now: number = Date.now()): SearchRequest {
   const errors: Record<string, string[]> = {}
   const rawType = params.get('type') ?? 'o'
   if (!isSearchType(rawType)) throw new SearchRequestError({ type: [`Select a valid choice. ${rawType} is not one of the available choices.`] })
@@ -103,6 +116,7 @@ export function searchRequest(params: URLSearchParams): SearchRequest {
   const q = (params.get('q') ?? '').trim()
   const query = q ? parseQuery(q, type) : ALL
   const filters: Node[] = []
+  let relative = false
 
   for (const [param, fields] of Object.entries(TEXT_FILTERS)) {
     const v = params.get(param)?.trim()
@@ -124,8 +138,9 @@ export function searchRequest(params: URLSearchParams): SearchRequest {
   for (const [param, [field, end]] of Object.entries(DATE_FILTERS)) {
     const v = params.get(param)?.trim()
     if (!v || !has(field)) continue
-    const d = dateOf(v, end)
+    const d = dateOf(v, end, now)
     if (!d) { errors[param] = ['Enter a valid date.']; continue }
+    if (relativeDays(v) !== null) relative = true
     filters.push({ kind: 'range', field, lower: end === 'after' ? d : null, upper: end === 'before' ? d : null, includeLower: true, includeUpper: true })
   }
   for (const [param, bound] of [['cited_gt', 'lower'], ['cited_lt', 'upper']] as const) {
@@ -157,7 +172,7 @@ export function searchRequest(params: URLSearchParams): SearchRequest {
   }
   if (Object.keys(errors).length) throw new SearchRequestError(errors)
   const hl = params.get('highlight')
-  return { type, query, filters: filters.length ? and(filters) : ALL, order, orderBy, highlight: hl !== null && ON.has(hl) }
+  return { type, query, filters: filters.length ? and(filters) : ALL, order, orderBy, highlight: hl !== null && ON.has(hl), ...(relative ? { relativeTo: utcDay(now) } : {}) }
 }
 
 /** The query and filters as one tree (what a document must satisfy). */

@@ -13,6 +13,7 @@ import { sql, ident } from '../../core/sql.js'
 import { SEARCH_ALERT_HITS } from '../../schemas/internal/search.js'
 import { createVersioner } from '../../schemas/events/index.js'
 import { searchRequest, requestAst, compileMatcher, highlighter, presentResult, createQueryIndex, type SearchType, type Matcher, type Node } from '../../domain/search/index.js'
+import { utcDay } from '../../domain/search/relative-date.js'
 import { searchAlertPayload, EVENT_TYPES, type SearchAlertType } from '../../domain/webhooks/index.js'
 import { isAlertRate, type AlertRate, type AlertType } from '../../domain/alerts/index.js'
 import { searchAlertMail } from '../../connectors/mail.js'
@@ -40,11 +41,16 @@ function alertSearchType(row: Row, queryType: SearchType): SearchType | null {
   return queryType === 'o' || queryType === 'oa' ? queryType : null
 }
 
-export function compileAlert(row: Row): CompiledAlert | null {
+/**
+ * An alert as the percolator matches it. `now` is when it runs: relative dates of its query
+ * (`filed_after=past 7 days`) are counted back from that day, and `query.relativeTo` tells that the
+ * compiled alert holds that day's dates (the percolator compiles it again on a later day).
+ */
+export function compileAlert(row: Row, now: number = Date.now()): CompiledAlert | null {
   const rate = String(row.rate ?? '')
   if (!isAlertRate(rate) || rate === 'off') return null
   let query: ReturnType<typeof searchRequest>
-  try { query = searchRequest(new URLSearchParams(String(row.query ?? '').replace(/^\?/, ''))) } catch { return null }
+  try { query = searchRequest(new URLSearchParams(String(row.query ?? '').replace(/^\?/, '')), now) } catch { return null }
   const type = alertSearchType(row, query.type)
   if (!type) return null
   const typed = type === query.type ? query : { ...query, type }
@@ -85,11 +91,24 @@ export async function startPercolator(deps: SourceDeps): Promise<Percolator> {
   const index = createQueryIndex<CompiledAlert>()
   const version = createVersioner()
   const table = sql`${ident(db.database)}.${ident(SEARCH_ALERT_HITS)}`
-  alerts.onChange((id, _before, after) => {
+  /** Alerts with relative dates, compiled with the dates of their `query.relativeTo` day. */
+  const relative = new Map<number, CompiledAlert>()
+  const place = (id: number, row: Row | null, now: number) => {
     index.remove(id)
-    const a = after ? compileAlert(after) : null
-    if (a) index.add(a)
-  })
+    relative.delete(id)
+    const a = row ? compileAlert(row, now) : null
+    if (!a) return
+    index.add(a)
+    if (a.query.relativeTo !== undefined) relative.set(a.id, a)
+  }
+  /** Relative dates mean "from today": alerts compiled on an earlier day are compiled again. */
+  const refreshRelative = () => {
+    if (!relative.size) return
+    const now = deps.clock.now()
+    const today = utcDay(now)
+    for (const a of [...relative.values()]) if (a.query.relativeTo !== today) place(a.id, a.row, now)
+  }
+  alerts.onChange((id, _before, after) => place(Number(id), after ?? null, deps.clock.now()))
   await alerts.start()
   await alerts.ready()
 
@@ -97,6 +116,7 @@ export async function startPercolator(deps: SourceDeps): Promise<Percolator> {
     get size() { return index.size },
     match(docs) {
       const hits: AlertHit[] = []
+      refreshRelative()
       if (!index.size) return hits
       // Matched a type at a time, all its documents at once (percolate-batch.ts).
       const byType = new Map<IndexedDocument['type'], IndexedDocument[]>()
