@@ -23,7 +23,8 @@
  *   C  postings rows: (field, term, doc, tf, dl, positions) ordered by (field, term, doc), one row
  *      per posting, built by materialized views that group each document's tokens.
  *   D  the same postings rows computed by the indexer (JS) and exploded by ARRAY JOIN.
- *   P  production (domain/search/to-sql.ts): postings grouped per batch into one row per
+ *   P  production (schemas/internal/search-layout.ts, streams/search/index-rows.ts,
+ *      domain/search/query-sql.ts): postings grouped per batch into one row per
  *      (field, term, version) by the indexer (with common grams) and inserted as a Native block,
  *      current versions from a dictionary; queries compiled from the query language
  *      (type o: all 13 default text fields, not just 2 as A-D). bench/search.ts measures it at
@@ -36,7 +37,10 @@ import { createDb, type Db } from '../core/clickhouse.js'
 import { sql, ident, join, raw, param, type Sql } from '../core/sql.js'
 import { analyzeDocument, type SearchDocument } from '../domain/search/document.js'
 import { tokens } from '../domain/search/analyzer.js'
-import { toIndexRows, searchTableDdl, searchTables, searchSql, countSql, statsSql, refreshSql, type SearchStats } from '../domain/search/to-sql.js'
+import { toIndexRows } from '../streams/search/index-rows.js'
+import { searchTableDdl, refreshSql } from '../schemas/internal/search-layout.js'
+import { searchTables } from '../domain/search/tables.js'
+import { searchSql, countSql, statsSql, type SearchStats } from '../domain/search/query-sql.js'
 import { writeIndexRows } from '../streams/search/indexer.js'
 import { parseQuery } from '../domain/search/parse.js'
 
@@ -236,13 +240,13 @@ function layoutA(): Layout {
   }
 }
 
-// ---------------------------------------------------------------- layout P: postings, as production builds them (to-sql.ts)
+// ---------------------------------------------------------------- layout P: postings, as production builds them (index-rows.ts, query-sql.ts)
 
 function layoutP(): Layout {
   const tables = { database: DB, table: 'p_search_o' }
   let pending: Promise<void> = Promise.resolve()
   return {
-    name: 'P postings (to-sql.ts)',
+    name: 'P postings (production)',
     async setup() { for (const q of searchTableDdl('o', tables)) await db.command(q) },
     async load(rows) {
       // the indexer prepares batch i+1 while ClickHouse writes batch i

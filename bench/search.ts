@@ -1,5 +1,5 @@
 /**
- * Search at scale: ClickHouse through domain/search/to-sql.ts against PostgreSQL 15 full-text
+ * Search at scale: ClickHouse through domain/search/query-sql.ts against PostgreSQL 15 full-text
  * search over the same documents, in one run.
  *
  *   npx tsx bench/search.ts [--docs 1000000 | --quick] [--queries 40] [--reps 3] [--batch 5000] [--inflight 2] [--no-peer] [--keep] [--reuse]
@@ -58,10 +58,10 @@ import { analyzeDocument, type SearchDocument } from '../domain/search/document.
 import { tokens } from '../domain/search/analyzer.js'
 import { parseQuery } from '../domain/search/parse.js'
 import type { Node } from '../domain/search/ast.js'
-import {
-  searchTableDdl, searchTables, toIndexRows, searchPageSql, countSql, statsSql, corpusStatsSql, refreshSql,
-  type SearchStats, type CorpusStats, type SearchSqlOptions,
-} from '../domain/search/to-sql.js'
+import { searchTableDdl, refreshSql } from '../schemas/internal/search-layout.js'
+import { searchTables } from '../domain/search/tables.js'
+import { searchPageSql, countSql, statsSql, corpusStatsSql, type SearchStats, type CorpusStats, type SearchSqlOptions } from '../domain/search/query-sql.js'
+import { toIndexRows } from '../streams/search/index-rows.js'
 import { createCorpus, WORDS, COURT_IDS, SURNAME_TOKENS, rng, type OpinionDoc } from './lib/search-corpus.js'
 import { percentile, fmtMs, fmtInt, fmtRatio, table } from './lib/stats.js'
 import { startPostgres, type LocalPostgres } from './lib/postgres.js'

@@ -9,7 +9,8 @@ import type { Db } from '../core/clickhouse.js'
 import { sql, ident, raw } from '../core/sql.js'
 import type { Catalogue } from './catalogue/index.js'
 import { allTables, toCreateTable, type TableDef } from './tables.js'
-import { SEARCH_TYPES, searchTableDdl, searchTables, searchLegacyTables, type SearchType } from '../domain/search/index.js'
+import { SEARCH_TYPES, searchTables, searchLegacyTables, type SearchType } from '../domain/search/index.js'
+import { searchTableDdl } from './internal/search-layout.js'
 
 export interface Migration { id: string; statement: string }
 

@@ -1,6 +1,6 @@
 /**
  * Search against ClickHouse: a request (domain/search/request.ts) → a page of matching document
- * ids with scores (the postings layout of domain/search/to-sql.ts), the total, and the stored
+ * ids with scores (the postings layout of schemas/internal/search-layout.ts), the total, and the stored
  * result objects of the page. Corpus statistics (document count, average field lengths) change
  * slowly and cost a scan, so each type's are kept for a short while; document frequencies are
  * read per query.
@@ -16,7 +16,7 @@ import type { Db } from '../../core/clickhouse.js'
 import { sql, ident } from '../../core/sql.js'
 import { SEARCH_RESULTS } from '../../schemas/internal/search.js'
 import { and, or, not, searchType, scoringPlan, scores, countSql, statsSql, requestAst, type Node, type SearchRequest, type SearchStats, type SearchType } from '../../domain/search/index.js'
-import { corpusStatsSql, searchPageSql, type CorpusStats } from '../../domain/search/to-sql.js'
+import { corpusStatsSql, searchPageSql, type CorpusStats } from '../../domain/search/query-sql.js'
 
 export interface After { value: string | number | null; id: number }
 

@@ -19,7 +19,7 @@
  * - an unfielded term scores in every default field where it occurs (Elasticsearch's
  *   most_fields), each field with its boost (caseName 4, text 1: fields.ts);
  * - statistics (N, avgdl per field, df per field and token) are those of the searched tables at
- *   query time (statsSql in to-sql.ts); ties are broken by id.
+ *   query time (statsSql in query-sql.ts); ties are broken by id.
  */
 import { leaves, type Node } from './ast.js'
 import type { AnalyzedDoc } from './document.js'
@@ -52,7 +52,7 @@ export interface ScoringPlan {
   readonly columns: readonly string[]
 }
 
-/** The statistics a BM25 query needs, as statsSql (to-sql.ts) returns them. */
+/** The statistics a BM25 query needs, as statsSql (query-sql.ts) returns them. */
 export interface SearchStats {
   readonly n: number
   readonly avgdl: Readonly<Record<string, number>>
@@ -104,7 +104,7 @@ export function scoreDocument(ast: Node, type: SearchType, doc: AnalyzedDoc, sta
   const spec = searchType(type)
   const plan = scoringPlan(ast, spec)
   const w = weights(plan, stats)
-  // which (column, token) postings the query's terms and prefixes read for this document (to-sql.ts reads the same)
+  // which (column, token) postings the query's terms and prefixes read for this document (text-sql.ts reads the same)
   const read = new Set<string>()
   for (const { leaf } of leaves(ast)) {
     if (leaf.kind !== 'term' && leaf.kind !== 'prefix') continue

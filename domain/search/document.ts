@@ -1,6 +1,6 @@
 /**
  * A search document after analysis: what the indexer produces once per document and what both
- * the in-memory matcher (percolator) and the index rows (to-sql.ts `toIndexRows`) read.
+ * the in-memory matcher (percolator) and the index rows (streams/search/index-rows.ts `toIndexRows`) read.
  *
  * Input is keyed by storage column (fields.ts `column`). Text fields become token arrays
  * (analyzer.ts); a multi-valued text field (citation[], party[]) is its values' tokens with one
@@ -138,7 +138,7 @@ export function analyzeDocument(type: SearchType, doc: SearchDocument): Analyzed
 /**
  * A hash of a document's text fields as the index reads them (48 bits: a safe integer): equal for
  * two versions of a document whose text is the same, so the second needs no postings of its own
- * (to-sql.ts TEXT_VERSION_COLUMNS).
+ * (TEXT_VERSION_COLUMNS, schemas/internal/search-layout.ts).
  */
 export function textHash(type: SearchType, doc: SearchDocument): number {
   const h = createHash('sha1')

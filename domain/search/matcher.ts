@@ -3,7 +3,7 @@
  * percolator of stored alerts, so all field resolution happens at compile time and a call does
  * map look-ups and array reads only (no regex, no allocation on the hot path but proximity).
  *
- * Semantics (the ClickHouse side, to-sql.ts, implements the same ones):
+ * Semantics (the ClickHouse side, query-sql.ts and text-sql.ts, implements the same ones):
  * - term: the token is in one of the fields (the type's default text fields when unfielded);
  * - phrase: in one field, tokens at positions p, p+1, …;
  * - proximity "t1 … tk"~n (distinct tokens): in one field, a window of positions [s, s+n+k-1]
@@ -49,7 +49,7 @@ export function phraseAt(f: AnalyzedField, toks: readonly string[]): boolean {
 
 /**
  * How often the phrase occurs in the field: the start positions where its tokens follow each
- * other (the phrase frequency a phrase scores with, bm25.ts; to-sql.ts counts the same).
+ * other (the phrase frequency a phrase scores with, bm25.ts; text-sql.ts counts the same).
  */
 export function phraseCount(f: AnalyzedField, toks: readonly string[]): number {
   const first = f.positions.get(toks[0])

@@ -53,9 +53,9 @@ function docColumns(spec: SearchTypeSpec): { name: string; type: string }[] {
  * row alone, no postings (toIndexRows). Rows written before these columns existed read as their
  * own version, hash 0 (no text matches it, so their next change writes postings).
  */
-export const TEXT_VERSION_COLUMNS = [{ name: 'text_version', type: 'UInt64 DEFAULT version' }, { name: 'text_hash', type: 'UInt64' }]
+const TEXT_VERSION_COLUMNS = [{ name: 'text_version', type: 'UInt64 DEFAULT version' }, { name: 'text_hash', type: 'UInt64' }]
 
-/** The postings table's columns (toIndexRows, streams/search/index-rows.ts, encodes them as String, UInt64, Array(Int64), …). */
+/** The postings table's columns (streams/search/index-rows.ts encodes them as String, UInt64, Array(Int64), …). */
 const POSTINGS_COLUMNS = [
   { name: 'field', type: 'LowCardinality(String)' },
   { name: 'term', type: 'String' },
@@ -76,9 +76,9 @@ const POSTINGS_COLUMNS = [
  * version), and the old table dropped. On a fresh database the old table is created empty first,
  * so the copy has a source.
  * They also move back a layout-3 index (`<table>_postings_v3`, a gram for every adjacent pair, not
- * kept: see COMMON_WORDS), which a database migrated while it was current
- * has: its rows are copied into the layout-2 table when it is created, but for the grams of two
- * uncommon words, which layout 2 does not read, and the table is dropped.
+ * kept: see COMMON_WORDS), which a database migrated while it was current has: its rows are copied
+ * into the layout-2 table when it is created, but for the grams of two uncommon words, which
+ * layout 2 does not read, and the table is dropped.
  */
 export function searchTableDdl(type: SearchType, o: TableOptions = {}): Sql[] {
   const spec = searchType(type)

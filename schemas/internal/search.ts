@@ -1,6 +1,6 @@
 /**
- * Tables of the search side that are not the index itself (the index's postings layout belongs to
- * domain/search/to-sql.ts and is created from there):
+ * Tables of the search side that are not the index itself (the index's postings layout is
+ * search-layout.ts, beside this file, and is created from there):
  *  - search_results: per search type and document, the result object the search API serves and
  *    the alert percolator sends, as JSON, written by the indexer with the index rows;
  *  - search_alert_hits: documents a search alert matched, and whether they were sent (real-time

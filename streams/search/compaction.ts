@@ -4,7 +4,7 @@
  * postings stay behind: they inflate the document frequencies BM25 reads (idf) and the index grows
  * with every re-index (a cluster is indexed again whenever one of its opinions, its docket or its
  * citation count changes). The compaction is a ClickHouse mutation that drops them
- * (domain/search/to-sql.ts `compactSql`); the search-index role runs it per type whenever the
+ * (compaction-sql.ts `compactSql`); the search-index role runs it per type whenever the
  * stale share of a sample of the postings reaches LDS_SEARCH_COMPACT_SHARE, checking a minute after
  * it starts and then every LDS_SEARCH_COMPACT_EVERY_S seconds, and `lds search compact` runs it at once.
  *
@@ -15,7 +15,7 @@ import type { Config } from '../../core/config.js'
 import type { Db } from '../../core/clickhouse.js'
 import type { Logger } from '../../core/logger.js'
 import { SEARCH_TYPES, type SearchType } from '../../domain/search/index.js'
-import { compactSql, compactionProbeSql, compactionsRunningSql, reloadLatestSql } from '../../domain/search/to-sql.js'
+import { compactSql, compactionProbeSql, compactionsRunningSql, reloadLatestSql } from './compaction-sql.js'
 
 export interface CompactionCheck {
   type: SearchType

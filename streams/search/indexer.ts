@@ -1,11 +1,11 @@
 /**
- * The search indexer: keeps the search index of every type (domain/search/to-sql.ts layout) and
+ * The search indexer: keeps the search index of every type (schemas/internal/search-layout.ts layout) and
  * the stored result objects in step with the entity topics.
  *
  * A batch of entity changes becomes, per search type, the set of documents it touches
  * (documents.ts `affected`); those documents are rebuilt from the tables the table sink keeps,
- * analyzed, and inserted per chunk of 5,000 (the postings grouped by toIndexRows into one Native
- * block, the document rows, the results into search_results). The indexer reads what the sink
+ * analyzed, and inserted per chunk of 5,000 (the postings grouped by toIndexRows, index-rows.ts,
+ * into one Native block, the document rows, the results into search_results). The indexer reads what the sink
  * wrote, so before building it waits until the sink's watermarks cover the batch's offsets: a
  * document is never built from rows older than the change that asked for it, and one whose last
  * build already saw the batch's changes is left out (seen-changes.ts). A chunk's inserts run
@@ -28,7 +28,8 @@ import { entityTopic, dlqTopic, groupId, createDecoder, validateEntityEvent, cre
 import { useWatermarks, type Watermarks } from '../../schemas/events/watermark-reader.js'
 import { SEARCH_RESULTS } from '../../schemas/internal/search.js'
 import { SEARCH_TYPES, analyzeDocument, textHash, searchTables, type SearchType, type AnalyzedDoc } from '../../domain/search/index.js'
-import { refreshSql, toIndexRows, indexColumns, postingsInsertSql, type IndexDoc, type IndexRows } from '../../domain/search/to-sql.js'
+import { refreshSql, indexColumns, postingsInsertSql } from '../../schemas/internal/search-layout.js'
+import { toIndexRows, type IndexDoc, type IndexRows } from './index-rows.js'
 import { startStream, keepAlive, type StreamDef, type Incoming, type BatchContext, type ConsumerTimeouts } from '../runner.js'
 import { createDocumentSource, SEARCH_SOURCES, type Built, type Row } from './documents.js'
 import { createSeenChanges, offsetKey, type Offsets } from './seen-changes.js'
@@ -306,7 +307,7 @@ async function insertNative(db: Db, url: string, query: string, chunks: readonly
 
 /**
  * Text queries count a posting only at its document's current version, which they read from the
- * type's live-version dictionary (domain/search/to-sql.ts). The dictionary's LIFETIME is not
+ * type's live-version dictionary (schemas/internal/search-layout.ts). The dictionary's LIFETIME is not
  * enough: the embedded server (chDB) runs no periodic dictionary updates, and a server that does
  * would wait up to its lifetime. So the indexer reloads it after its inserts, and a batch is
  * committed only once a reload that started after its inserts has finished: what the indexer has

@@ -5,7 +5,8 @@
  */
 import t from 'tap'
 import { analyzeDocument, textHash } from '../../../domain/search/document.js'
-import { toIndexRows, indexColumns } from '../../../domain/search/to-sql.js'
+import { indexColumns } from '../../../schemas/internal/search-layout.js'
+import { toIndexRows } from '../../../streams/search/index-rows.js'
 import { textVersionOf } from '../../../streams/search/indexer.js'
 
 const opinion = (extra: Record<string, unknown> = {}) => ({ id: 7, case_name: 'Smith v. Jones', text: 'the court held that the statute applies', court_id: 'scotus', cite_count: 1, ...extra })

@@ -4,10 +4,10 @@ import { compile as compileSql, type Sql } from '../../../core/sql.js'
 /** compiled, with the whitespace of multi-line templates folded */
 const compile = (q: Sql) => { const c = compileSql(q); return { query: c.query.replace(/\s+/g, ' '), query_params: c.query_params } }
 import { parseQuery } from '../../../domain/search/parse.js'
-import { analyzeDocument } from '../../../domain/search/document.js'
-import { searchSql, searchPageSql, countSql, statsSql, corpusStatsSql, refreshSql, expansionSql, toIndexRows, indexColumns, searchTableDdl, searchTables, postingsInsertSql, COMMON_WORDS } from '../../../domain/search/to-sql.js'
+import { searchSql, searchPageSql, countSql, statsSql, corpusStatsSql, expansionSql } from '../../../domain/search/query-sql.js'
 import { scoringPlan, weights, idf } from '../../../domain/search/bm25.js'
 import { SEARCH_TYPES } from '../../../domain/search/fields.js'
+import { COMMON_WORDS } from '../../../domain/search/common-grams.js'
 
 const count = (q: string, type: 'o' | 'rd' | 'p' = 'o', opts = {}) => compile(countSql(parseQuery(q, type), type, { final: false, ...opts }))
 
@@ -141,165 +141,10 @@ t.test('statistics: per query, or df only with the corpus statistics cached by t
   const corpus = compile(corpusStatsSql('o'))
   t.match(corpus.query, /^SELECT count\(\) AS n, map\(\{p1:String\}, avg\(`case_name_len`\), .*\) AS avgdl FROM `search_o` FINAL$/)
   t.equal(Object.keys(corpus.query_params).length, SEARCH_TYPES.o.textFields.length)
-  t.equal(compile(refreshSql('o', { database: 'db1' })).query, 'SYSTEM RELOAD DICTIONARY `db1`.`search_o_live_v2`')
 })
 
 t.test('filters are ANDed with the query and do not score', async (t) => {
   const c = count('smith jones', 'o', { filters: parseQuery('court_id:ca9', 'o') })
   t.match(c.query, /WHERE id IN \(SELECT id FROM `search_o` AS d WHERE ifNull\(d.`court_id` = \{p\d+:String\}, false\)\)\) WHERE rd GROUP BY id\) AS s WHERE \(ifNull\(s.`l0`, 0\) AND ifNull\(s.`l1`, 0\)\)$/)
   t.notMatch(c.query, /court_id.*court_id/, 'the filter is read once, on the documents')
-})
-
-/**
- * A Native block decoded for the types the postings use, written from the format's description
- * (not from the encoder): VarUInt counts, then per column name, type and values.
- */
-function decodeNative(chunks: readonly Uint8Array[]): Record<string, unknown[]> {
-  const buf = Buffer.concat(chunks)
-  let o = 0
-  const varUInt = () => { let v = 0; let shift = 1; for (;;) { const b = buf[o++]; v += (b & 0x7f) * shift; if (b < 0x80) return v; shift *= 128 } }
-  const str = () => { const n = varUInt(); const s = buf.toString('utf8', o, o + n); o += n; return s }
-  const u64 = () => { const v = buf.readBigUInt64LE(o); o += 8; return Number(v) }
-  const read = (type: string, n: number): unknown[] => {
-    const inner = /^Array\((.*)\)$/.exec(type)?.[1]
-    if (inner) {
-      const ends = Array.from({ length: n }, u64)
-      const flat = read(inner, ends.at(-1) ?? 0)
-      return ends.map((e, i) => flat.slice(i ? ends[i - 1] : 0, e))
-    }
-    switch (type) {
-      case 'String': return Array.from({ length: n }, str)
-      case 'UInt64': return Array.from({ length: n }, u64)
-      case 'Int64': return Array.from({ length: n }, () => { const v = buf.readBigInt64LE(o); o += 8; return Number(v) })
-      case 'UInt32': return Array.from({ length: n }, () => { const v = buf.readUInt32LE(o); o += 4; return v })
-      default: throw new Error(`type ${type}`)
-    }
-  }
-  const columns = varUInt()
-  const rows = varUInt()
-  const out: Record<string, unknown[]> = {}
-  for (let c = 0; c < columns; c++) { const name = str(); out[name] = read(str(), rows) }
-  if (o !== buf.length) throw new Error(`${buf.length - o} bytes after the block`)
-  return out
-}
-
-/** The postings block as rows [field, term, version, ids, tfs, dls, poss], sorted as the table orders them. */
-function postingRows(chunks: readonly Uint8Array[]): unknown[][] {
-  const b = decodeNative(chunks)
-  t.same(Object.keys(b), ['field', 'term', 'version', 'ids', 'tfs', 'dls', 'poss'])
-  return b.field.map((_, i) => ['field', 'term', 'version', 'ids', 'tfs', 'dls', 'poss'].map((k) => b[k][i]))
-    .sort((x, y) => { const a = `${x[0]}\u0000${x[1]}\u0000${x[2]}`; const b = `${y[0]}\u0000${y[1]}\u0000${y[2]}`; return a < b ? -1 : a > b ? 1 : 0 })
-}
-
-t.test('index rows: document rows, and postings grouped per (field, term, version) over the batch, as a Native block', async (t) => {
-  const a = analyzeDocument('o', { id: 7, case_name: 'Smith v. Smith', citation: ['1 U.S. 2', '3 F.3d 4'], court_id: 'CA9', date_filed: '2020-01-02T00:00:00Z', panel_ids: [3, 4], cite_count: null })
-  const b = analyzeDocument('o', { id: 2 ** 40 + 3, case_name: 'Jones v. Smith', text: 'ünïcode ok' })
-  const rows = toIndexRows('o', [{ doc: a, version: 5 }, { doc: b, version: 5 }, { doc: analyzeDocument('o', { id: 9, case_name: 'gone' }), version: 6, deleted: true }])
-  const cols = indexColumns('o')
-  const row = Object.fromEntries(cols.map((c, i) => [c, rows.docs[0][i]]))
-  t.same([row.id, row.version, row.is_deleted, row.case_name_len, row.citation_len, row.text_len], [7, 5, 0, 3, 8, 0])
-  t.same([row.court_id, row.date_filed, row.panel_ids, row.cite_count], ['ca9', '2020-01-02', [3, 4], null])
-  t.same(rows.docs.map((r) => [r[0], r[1], r[2]]), [[7, 5, 0], [2 ** 40 + 3, 5, 0], [9, 6, 1]], 'one row per document, deleted ones too')
-  const big = 2 ** 40 + 3
-  const postings = postingRows(rows.postings)
-  t.equal(rows.postingRows, postings.length)
-  t.same(postings, [
-    ['case_name', 'jones', 5, [big], [1], [3], [[0]]],
-    ['case_name', 'smith', 5, [7, big], [2, 1], [3, 3], [[0, 2], [2]]],
-    ['case_name', 'v', 5, [7, big], [1, 1], [3, 3], [[1], [1]]],
-    ['case_name~2', 'jones v', 5, [big], [1], [3], [[0]]],
-    ['case_name~2', 'smith v', 5, [7], [1], [3], [[0]]],
-    ['case_name~2', 'v smith', 5, [7, big], [1, 1], [3, 3], [[1], [1]]],
-    ['citation', '1', 5, [7], [1], [8], [[0]]], ['citation', '2', 5, [7], [1], [8], [[3]]], ['citation', '3', 5, [7], [1], [8], [[5]]],
-    ['citation', '3d', 5, [7], [1], [8], [[7]]], ['citation', '4', 5, [7], [1], [8], [[8]]], ['citation', 'f', 5, [7], [1], [8], [[6]]],
-    ['citation', 's', 5, [7], [1], [8], [[2]]], ['citation', 'u', 5, [7], [1], [8], [[1]]],
-    ['citation~2', '1 u', 5, [7], [1], [8], [[0]]], ['citation~2', '3 f', 5, [7], [1], [8], [[5]]], ['citation~2', '3d 4', 5, [7], [1], [8], [[7]]],
-    ['citation~2', 'f 3d', 5, [7], [1], [8], [[6]]], ['citation~2', 's 2', 5, [7], [1], [8], [[2]]], ['citation~2', 'u s', 5, [7], [1], [8], [[1]]],
-    ['text', 'ok', 5, [big], [1], [2], [[1]]], ['text', 'unicode', 5, [big], [1], [2], [[0]]],
-  ], 'positions skip the gap between values, no gram spans it; ids beyond 2³²; a deleted document has no postings')
-
-  const twice = postingRows(toIndexRows('o', [{ doc: b, version: 1 }, { doc: b, version: 1 }, { doc: b, version: 2 }]).postings)
-  t.same(twice.filter((r) => r[0] === 'case_name' && r[1] === 'jones'), [['case_name', 'jones', 1, [big, big], [1, 1], [3, 3], [[0], [0]]], ['case_name', 'jones', 2, [big], [1], [3], [[0]]]],
-    'one row per version; a document given twice at a version has its postings twice')
-  const none = toIndexRows('o', [{ doc: a, version: 3, deleted: true }])
-  t.same([none.postingRows, decodeNative(none.postings).term], [0, []])
-})
-
-t.test('index rows: terms and grams of any length and script keep their bytes', async (t) => {
-  const long = 'x'.repeat(300)
-  const doc = analyzeDocument('o', { id: 1, case_name: `the ${long} Ωmega 日本 the` })
-  const terms = postingRows(toIndexRows('o', [{ doc, version: 1 }]).postings).map((r) => `${r[0]} ${r[1]}`)
-  t.same(terms.sort(), [`case_name ${long}`, 'case_name the', 'case_name ωmega', 'case_name 日本', 'case_name~2 the ' + long, 'case_name~2 日本 the'].sort())
-})
-
-t.test('index rows of a large batch: every token and common gram once per document, positions ascending', async (t) => {
-  const words = ['the', 'court', 'of', 'appeals', 'held', 'that', 'a', 'duty', 'f', '3d', 'v', 'x1', 'x2', 'x3', 'x4', 'x5']
-  let seed = 7
-  const rnd = () => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed / 0x80000000 }
-  const docs = Array.from({ length: 600 }, (_, i) => analyzeDocument('o', { id: 1000 + i, text: Array.from({ length: 1 + Math.floor(rnd() * 300) }, () => words[Math.floor(rnd() * words.length)]).join(' ') }))
-  /** The same postings, one document at a time, from the analyzed tokens: "field term" → [id, positions][] */
-  const expected = (batch: typeof docs) => {
-    const want = new Map<string, [number, number[]][]>()
-    for (const d of batch) {
-      const toks = d.text.text.tokens
-      const add = (key: string, p: number) => {
-        const list = want.get(key) ?? []
-        if (list.at(-1)?.[0] !== d.id) list.push([d.id, []])
-        list.at(-1)?.[1].push(p)
-        want.set(key, list)
-      }
-      toks.forEach((x, i) => {
-        add(`text\u0000${x}`, i)
-        if (i + 1 < toks.length && (COMMON_WORDS.has(x) || COMMON_WORDS.has(toks[i + 1]))) add(`text~2\u0000${x} ${toks[i + 1]}`, i)
-      })
-    }
-    return want
-  }
-  const check = (batch: typeof docs, what: string) => {
-    const got = postingRows(toIndexRows('o', batch.map((doc) => ({ doc, version: 1 }))).postings)
-    const want = expected(batch)
-    t.equal(got.length, want.size, `${what}: rows`)
-    let same = 0
-    for (const [field, term, , ids, tfs, dls, poss] of got as [string, string, number, number[], number[], number[], number[][]][]) {
-      const w = want.get(`${field}\u0000${term}`) ?? []
-      const ok = JSON.stringify(ids) === JSON.stringify(w.map((x) => x[0])) && JSON.stringify(poss) === JSON.stringify(w.map((x) => x[1]))
-        && tfs.every((tf, k) => tf === poss[k].length) && dls.every((dl, k) => dl === docs[ids[k] - 1000].text.text.length)
-      if (ok) same++
-      else { t.fail(`${what}: ${field} ${term}`); break }
-    }
-    t.equal(same, want.size, `${what}: every row as computed document by document`)
-  }
-  check(docs, 'a large batch')
-  check(docs.slice(0, 50).reverse(), 'a small batch after it (scratch arrays reused, not cleared)')
-})
-
-t.test('DDL: documents, postings (migrating layout 1, moving layout 3 back), the dictionary of current versions', async (t) => {
-  for (const type of ['o', 'r', 'd', 'rd', 'p', 'oa'] as const) {
-    const ddl = searchTableDdl(type).map(compile)
-    t.equal(ddl.length, 16)
-    for (const q of ddl) t.same(q.query_params, {}, `${type}: DDL has no parameters`)
-    const names = searchTables(type)
-    const base = names.docs
-    t.equal(names.postings, `${base}_postings_v2`)
-    t.equal(names.ingest, names.postings, 'no ingest table: the name of the last part a layout-1 database lacks')
-    t.match(ddl[0].query, new RegExp(`^CREATE TABLE IF NOT EXISTS \`${base}\` .*ENGINE = ReplacingMergeTree\\(version, is_deleted\\) ORDER BY id$`, 's'))
-    t.same(ddl.slice(2, 5).map((q) => q.query), [`DROP VIEW IF EXISTS \`${base}_postings_mv\``, `DROP VIEW IF EXISTS \`${base}_docs_mv\``, `DROP TABLE IF EXISTS \`${base}_ingest\``])
-    t.match(ddl[5].query, new RegExp(`^CREATE TABLE IF NOT EXISTS \`${base}_postings\` .*versions Array\\(UInt64\\)`))
-    t.equal(ddl[6].query, `CREATE TABLE IF NOT EXISTS \`${base}_postings_v3\` (\`field\` LowCardinality(String), \`term\` String, \`version\` UInt64, \`ids\` Array(Int64) CODEC(Delta, LZ4), \`tfs\` Array(UInt32), \`dls\` Array(UInt32), \`poss\` Array(Array(UInt32))) ENGINE = MergeTree ORDER BY (field, term)`, 'a layout-3 table (reverted layout), empty if absent')
-    t.match(ddl[7].query, /UNION ALL SELECT field, term, version, ids, tfs, dls, poss FROM `[a-z_]+_postings_v3` WHERE NOT endsWith\(toString\(field\), '~2'\) OR hasAny\(splitByChar\(' ', term\), \['a', 'an', /, 'its tokens and common grams copied back')
-    t.match(ddl[7].query, new RegExp(`^CREATE TABLE IF NOT EXISTS \`${names.postings}\` \\(\`field\` LowCardinality\\(String\\), \`term\` String, \`version\` UInt64, \`ids\` Array\\(Int64\\) CODEC\\(Delta, LZ4\\), \`tfs\` Array\\(UInt32\\), \`dls\` Array\\(UInt32\\), \`poss\` Array\\(Array\\(UInt32\\)\\)\\) ENGINE = MergeTree ORDER BY \\(field, term\\) SETTINGS index_granularity = 1024, index_granularity_bytes = 10485760 AS SELECT .* FROM \`${base}_postings\``))
-    t.equal(ddl[8].query, `DROP TABLE IF EXISTS \`${base}_postings\``)
-    t.equal(ddl[9].query, `DROP TABLE IF EXISTS \`${base}_postings_v3\``)
-    t.equal(ddl[1].query, `ALTER TABLE \`${base}\` ADD COLUMN IF NOT EXISTS text_version UInt64 DEFAULT version AFTER is_deleted, ADD COLUMN IF NOT EXISTS text_hash UInt64 AFTER text_version`, 'text versions added to an older table')
-    t.same(ddl.slice(10, 12).map((q) => q.query), [`DROP DICTIONARY IF EXISTS \`${base}_live\``, `DROP VIEW IF EXISTS \`${base}_live_src\``], 'the dictionary before text versions dropped')
-    t.equal(names.live, `${base}_live_v2`)
-    t.equal(ddl[12].query, `CREATE VIEW IF NOT EXISTS \`${names.live}_src\` AS SELECT id, text_version + 1 AS live, version AS row_version FROM \`${names.docs}\` FINAL`)
-    t.equal(ddl[13].query, `CREATE DICTIONARY IF NOT EXISTS \`${names.live}\` (id Int64, live UInt64, row_version UInt64) PRIMARY KEY id SOURCE(CLICKHOUSE(TABLE '${names.live}_src')) LAYOUT(HASHED()) LIFETIME(MIN 1 MAX 5)`,
-      'the source is a table name, resolved in the dictionary\'s database')
-    t.equal(ddl[14].query, `CREATE OR REPLACE VIEW \`${names.latest}_src\` AS SELECT id, max(text_version) AS latest FROM \`${names.docs}\` GROUP BY id`, 'newest text versions, deleted rows included')
-    t.equal(ddl[15].query, `CREATE DICTIONARY IF NOT EXISTS \`${names.latest}\` (id Int64, latest UInt64) PRIMARY KEY id SOURCE(CLICKHOUSE(TABLE '${names.latest}_src')) LAYOUT(HASHED()) LIFETIME(0)`,
-      'loaded only when a compaction reloads it')
-  }
-  t.equal(compile(postingsInsertSql('o', { database: 'db1' })).query, 'INSERT INTO `db1`.`search_o_postings_v2` FORMAT Native')
-  t.match(compile(searchTableDdl('o', { database: 'db1' })[13]).query, /SOURCE\(CLICKHOUSE\(TABLE 'search_o_live_v2_src' DB 'db1' INVALIDATE_QUERY 'SELECT max\(version\) FROM db1.search_o'\)\)/)
 })

@@ -1,0 +1,193 @@
+/**
+ * A batch's postings, gathered in typed arrays before they are encoded (native-writer.ts): per text
+ * column of the documents, its tokens and its common grams (domain/search/common-grams.ts), each
+ * term numbered as it is first seen, with its documents, tf, field lengths and positions. Strings
+ * are made once per term, not per token: a batch of 5,000 opinions holds millions of postings.
+ */
+import { TokenTable } from '../../domain/search/analyzer.js'
+import type { AnalyzedDoc } from '../../domain/search/document.js'
+import { COMMON_WORDS, gramField } from '../../domain/search/common-grams.js'
+import { U32 } from './scratch-pool.js'
+
+/**
+ * The postings of one field (a text column or its grams) of a batch's documents at one version,
+ * by term number: for each document, its term numbers per position (-1: none) are counted and a
+ * posting appended per distinct term, its positions after it (all in typed arrays: a batch has
+ * millions of postings).
+ */
+export class FieldPostings {
+  readonly seconds: string[] = []
+  private count = new Int32Array(1024)
+  /** per posting: term number, document (index into ids), tf, dl */
+  readonly pTerm = new U32()
+  readonly pDoc = new U32()
+  readonly pTf = new U32()
+  readonly pDl = new U32()
+  readonly pos = new U32()
+  readonly ids: number[] = []
+  private readonly touched = new U32()
+
+  /**
+   * `terms`: per term number, the term (for grams its first token, the second in `seconds`: the
+   * gram's string is never made); for tokens, the TokenTable's list, which numbers them
+   */
+  constructor(readonly field: string, readonly version: number, readonly terms: string[] = []) {}
+
+  /** Returns the scratch arrays (after encoding). */
+  release(): void { for (const a of [this.pTerm, this.pDoc, this.pTf, this.pDl, this.pos, this.touched]) a.release() }
+
+  /** A new term number: of `term`, or of the gram "term second". */
+  add(term: string, second?: string): number {
+    const g = this.terms.length
+    this.terms.push(term)
+    if (second !== undefined) this.seconds.push(second)
+    return g
+  }
+
+  /** One document: `at[i]` is the term number at position i (-1: none), for i < n. */
+  doc(id: number, dl: number, at: Int32Array, n: number): void {
+    if (this.count.length < this.terms.length) {
+      const c = new Int32Array(Math.max(2 * this.count.length, this.terms.length))
+      c.set(this.count)
+      this.count = c
+    }
+    const { count, touched } = this
+    touched.n = 0
+    for (let i = 0; i < n; i++) {
+      const g = at[i]
+      if (g >= 0 && count[g]++ === 0) touched.push(g)
+    }
+    const k = touched.n
+    if (k === 0) return
+    const d = this.ids.length
+    this.ids.push(id)
+    this.pTerm.reserve(k); this.pDoc.reserve(k); this.pTf.reserve(k); this.pDl.reserve(k)
+    // the positions of the document's distinct terms in turn; count[] becomes each one's write cursor
+    let end = this.pos.n
+    for (let j = 0; j < k; j++) {
+      const g = touched.a[j]
+      const p = this.pTerm.n++
+      this.pTerm.a[p] = g
+      this.pDoc.a[p] = d
+      this.pTf.a[p] = count[g]
+      this.pDl.a[p] = dl
+      const c = count[g]
+      count[g] = end
+      end += c
+    }
+    this.pos.reserve(end - this.pos.n)
+    this.pDoc.n = this.pTf.n = this.pDl.n = this.pTerm.n
+    const pos = this.pos.a
+    for (let i = 0; i < n; i++) {
+      const g = at[i]
+      if (g >= 0) pos[count[g]++] = i
+    }
+    this.pos.n = end
+    for (let j = 0; j < k; j++) count[touched.a[j]] = 0
+  }
+}
+
+/**
+ * Term numbers of pairs of term numbers (a field's common grams): open addressing over typed
+ * arrays (a Map keyed by u·2²⁶+v boxes every key beyond the small-integer range).
+ */
+class PairTable {
+  private keys = new Int32Array(2 * 4096).fill(-1)
+  private values = new Int32Array(4096)
+  private size = 0
+  private mask = 4095
+
+  /** Empties the table, keeping its arrays (a batch's grams grow them to megabytes). */
+  clear(): void {
+    this.keys.fill(-1)
+    this.size = 0
+  }
+
+  private static slot(u: number, v: number, mask: number): number {
+    let h = Math.imul(u, 0x9e3779b1) + v
+    h ^= h >>> 15
+    h = Math.imul(h, 0x85ebca6b)
+    h ^= h >>> 13
+    return h & mask
+  }
+
+  get(u: number, v: number): number {
+    const keys = this.keys
+    for (let i = PairTable.slot(u, v, this.mask); ; i = (i + 1) & this.mask) {
+      const k = keys[2 * i]
+      if (k === -1) return -1
+      if (k === u && keys[2 * i + 1] === v) return this.values[i]
+    }
+  }
+
+  set(u: number, v: number, value: number): void {
+    if (2 * (this.size + 1) > this.mask + 1) this.rehash()
+    const keys = this.keys
+    let i = PairTable.slot(u, v, this.mask)
+    while (keys[2 * i] !== -1) i = (i + 1) & this.mask
+    keys[2 * i] = u
+    keys[2 * i + 1] = v
+    this.values[i] = value
+    this.size++
+  }
+
+  private rehash(): void {
+    const { keys, values } = this
+    const n = this.mask + 1
+    this.keys = new Int32Array(4 * n).fill(-1)
+    this.values = new Int32Array(2 * n)
+    this.mask = 2 * n - 1
+    this.size = 0
+    for (let i = 0; i < n; i++) if (keys[2 * i] !== -1) this.set(keys[2 * i], keys[2 * i + 1], values[i])
+  }
+}
+
+/** Reused by fieldPostings from one field to the next (it is synchronous): their arrays grow to megabytes. */
+const tokenTable = new TokenTable()
+const pairTable = new PairTable()
+
+/**
+ * Token and common-gram postings of one text column over a batch's documents (one version). The
+ * tokens are numbered straight from the field's values (TokenTable: no string per token).
+ */
+export function fieldPostings(docs: readonly AnalyzedDoc[], column: string, version: number, dls: Int32Array): { tokens: FieldPostings; grams: FieldPostings } {
+  const table = tokenTable
+  table.clear()
+  const tokens = new FieldPostings(column, version, table.terms)
+  const grams = new FieldPostings(gramField(column), version)
+  const common: boolean[] = []
+  const gramOf = pairTable
+  gramOf.clear()
+  let pair = new Int32Array(1024)
+  for (let d = 0; d < docs.length; d++) {
+    const doc = docs[d]
+    dls[d] = 0
+    const a = doc.text[column]
+    if (!a) continue
+    table.reset()
+    const dl = table.scanValues(a.sources)
+    dls[d] = dl
+    const n = table.n
+    if (n === 0) continue
+    const at = table.out
+    for (let t = common.length; t < table.terms.length; t++) common.push(COMMON_WORDS.has(table.terms[t]))
+    if (n > pair.length) pair = new Int32Array(2 * n)
+    tokens.doc(doc.id, dl, at, n)
+    let any = false
+    for (let i = 0; i + 1 < n; i++) {
+      const u = at[i]
+      const v = at[i + 1]
+      pair[i] = -1
+      if (u < 0 || v < 0 || !(common[u] || common[v])) continue
+      let g = gramOf.get(u, v)
+      if (g < 0) {
+        g = grams.add(table.terms[u], table.terms[v])
+        gramOf.set(u, v, g)
+      }
+      pair[i] = g
+      any = true
+    }
+    if (any) grams.doc(doc.id, dl, pair, n - 1)
+  }
+  return { tokens, grams }
+}

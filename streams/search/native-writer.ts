@@ -1,0 +1,169 @@
+/**
+ * The postings of a batch (batch-postings.ts) in ClickHouse's Native (columnar) format, the body of
+ * the postings table's insert (schemas/internal/search-layout.ts postingsInsertSql): the server
+ * then only sorts the rows by (field, term) and writes them, with no JSON to parse, and the bytes
+ * are written straight from typed arrays lent by scratch-pool.ts.
+ */
+import { take, takeBytes } from './scratch-pool.js'
+import type { FieldPostings } from './batch-postings.js'
+
+const TWO32 = 4294967296
+
+/**
+ * The postings rows of the groups in ClickHouse's Native format: one row per (field, term,
+ * version), in the order terms were first seen (sorting 10⁵ strings in JS costs more than the
+ * server's sort of the block), its postings in document order. The format: number of columns and
+ * rows (VarUInt), then per column its name, type and values; a String is VarUInt length + UTF-8,
+ * numbers are little-endian, an Array is the cumulative UInt64 end offset of each row followed by
+ * the flattened elements. Returned as chunks to send in order.
+ */
+export function encodePostings(groups: readonly FieldPostings[]): { chunks: Uint8Array[]; arrays: Uint32Array[]; bytes: Buffer[] } {
+  let R = 0
+  let P = 0
+  let Q = 0
+  for (const g of groups) { R += g.terms.length; P += g.pTerm.n; Q += g.pos.n }
+  // scratch arrays (every element is written below), lent out until the caller's release()
+  const arrays: Uint32Array[] = []
+  const bytes: Buffer[] = []
+  const array = (n: number) => { const a = take(n); arrays.push(a); return a.subarray(0, n) }
+  const versions = array(2 * R)
+  const rowEnds = array(2 * R)
+  const ids = array(2 * P)
+  const tfs = array(P)
+  const dls = array(P)
+  const posEnds = array(2 * P)
+  const pos = array(Q)
+  let r = 0
+  let p = 0
+  let q = 0
+  for (const g of groups) {
+    const T = g.terms.length
+    const n = g.pTerm.n
+    const { pTerm: { a: pTerm }, pDoc: { a: pDoc }, pTf: { a: pTf }, pDl: { a: pDl }, pos: { a: gPos } } = g
+    // a counting sort by term that reads the postings in order and scatters them (stable: document
+    // order within a term): per term, where its postings and its positions start
+    const next = new Uint32Array(T + 1)
+    const nextPos = new Uint32Array(T + 1)
+    for (let k = 0; k < n; k++) { next[pTerm[k] + 1]++; nextPos[pTerm[k] + 1] += pTf[k] }
+    for (let t = 0; t < T; t++) { next[t + 1] += next[t]; nextPos[t + 1] += nextPos[t] }
+    const vHi = Math.floor(g.version / TWO32)
+    const vLo = g.version - vHi * TWO32
+    for (let t = 0; t < T; t++, r++) {
+      versions[2 * r] = vLo
+      versions[2 * r + 1] = vHi
+      rowEnds[2 * r] = p + next[t + 1]
+      rowEnds[2 * r + 1] = 0
+    }
+    const docLo = g.ids.map((id) => id - Math.floor(id / TWO32) * TWO32)
+    const docHi = g.ids.map((id) => Math.floor(id / TWO32) >>> 0)
+    for (let k = 0, src = 0; k < n; k++) {
+      const t = pTerm[k]
+      const x = p + next[t]++
+      const d = pDoc[k]
+      ids[2 * x] = docLo[d]
+      ids[2 * x + 1] = docHi[d]
+      const tf = pTf[k]
+      tfs[x] = tf
+      dls[x] = pDl[k]
+      let y = q + nextPos[t]
+      for (const e = src + tf; src < e; src++) pos[y++] = gPos[src]
+      nextPos[t] = y - q
+      posEnds[2 * x] = y // fewer than 2³² positions in a batch
+      posEnds[2 * x + 1] = 0
+    }
+    p += n
+    q += g.pos.n
+  }
+  const u8 = (a: Uint32Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength)
+  const column = (name: string, type: string, ...data: Uint8Array[]) => [columnHeader(name, type), ...data]
+  const chunks = [
+    varUInt(7), varUInt(R),
+    ...column('field', 'String', fieldStrings(groups, bytes)),
+    ...column('term', 'String', termStrings(groups, bytes)),
+    ...column('version', 'UInt64', u8(versions)),
+    ...column('ids', 'Array(Int64)', u8(rowEnds), u8(ids)),
+    ...column('tfs', 'Array(UInt32)', u8(rowEnds), u8(tfs)),
+    ...column('dls', 'Array(UInt32)', u8(rowEnds), u8(dls)),
+    ...column('poss', 'Array(Array(UInt32))', u8(rowEnds), u8(posEnds), u8(pos)),
+  ]
+  return { chunks, arrays, bytes }
+}
+
+function varUInt(v: number): Uint8Array {
+  const out: number[] = []
+  while (v >= 0x80) { out.push((v % 0x80) | 0x80); v = Math.floor(v / 0x80) }
+  out.push(v)
+  return Uint8Array.from(out)
+}
+
+/** A column's name and type, as two Strings. */
+function columnHeader(name: string, type: string): Buffer {
+  const buf = Buffer.allocUnsafe(12 + 3 * (name.length + type.length))
+  return buf.subarray(0, putString(buf, putString(buf, 0, name), type))
+}
+
+/**
+ * The `field` String column of the groups' rows (VarUInt byte length + UTF-8 bytes per value):
+ * each group's field, once per term.
+ */
+function fieldStrings(groups: readonly FieldPostings[], lent: Buffer[]): Buffer {
+  let size = 0
+  for (const g of groups) size += g.terms.length * (6 + 3 * g.field.length)
+  const buf = takeBytes(size, lent)
+  let o = 0
+  for (const g of groups) {
+    if (g.terms.length === 0) continue
+    const start = o
+    o = putString(buf, o, g.field)
+    const one = o - start
+    for (let t = 1; t < g.terms.length; t++) for (let k = 0; k < one; k++) buf[o++] = buf[start + k]
+  }
+  return buf.subarray(0, o)
+}
+
+/** The `term` String column: per row its term, or for a gram `first + ' ' + second` (written from its two tokens). */
+function termStrings(groups: readonly FieldPostings[], lent: Buffer[]): Buffer {
+  let size = 0
+  for (const g of groups) {
+    for (const x of g.terms) size += 6 + 3 * x.length
+    for (const x of g.seconds) size += 1 + 3 * x.length
+  }
+  const buf = takeBytes(size, lent)
+  let o = 0
+  for (const g of groups) {
+    const { terms, seconds } = g
+    for (let t = 0; t < terms.length; t++) o = putString(buf, o, terms[t], seconds[t])
+  }
+  return buf.subarray(0, o)
+}
+
+/**
+ * Writes one String value at `o` (`first`, or `first + ' ' + second`); returns the end. The bytes
+ * go one byte after o (a length below 128 is one byte) and move only for a longer value.
+ */
+function putString(buf: Buffer, o: number, first: string, second?: string): number {
+  let n = put(buf, first, o + 1)
+  if (second !== undefined) { buf[o + 1 + n] = 0x20; n += 1 + put(buf, second, o + 2 + n) }
+  if (n < 0x80) { buf[o] = n; return o + 1 + n }
+  let extra = 0
+  for (let v = n >>> 7; v > 0; v >>>= 7) extra++
+  buf.copyWithin(o + 1 + extra, o + 1, o + 1 + n)
+  for (let v = n; v >= 0x80; v >>>= 7) buf[o++] = (v & 0x7f) | 0x80
+  buf[o++] = n >>> (7 * extra)
+  return o + n
+}
+
+/**
+ * Writes `s` as UTF-8 at `at`; returns the byte count. ASCII (nearly every token) is copied a
+ * character at a time: a Buffer.write per value costs more than the copy for tokens this short,
+ * and a batch has hundreds of thousands of them.
+ */
+function put(buf: Buffer, s: string, at: number): number {
+  const n = s.length
+  for (let k = 0; k < n; k++) {
+    const c = s.charCodeAt(k)
+    if (c >= 0x80) return buf.write(s, at, 'utf8')
+    buf[at + k] = c
+  }
+  return n
+}
