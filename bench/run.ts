@@ -8,6 +8,7 @@ const quick = process.argv.includes('--quick')
 const runs: [string, string[]][] = [
   ['citations.ts', quick ? ['--quick'] : []],
   ['ingest.ts', quick ? ['--opinions', '100000'] : []],
+  ['bulk.ts', quick ? ['--mb', '50'] : ['--mb', '1024']],
   ['api.ts', quick ? ['--quick'] : []],
   ['search.ts', quick ? ['--quick'] : []],
   ['webhooks.ts', quick ? ['--quick'] : []],
