@@ -1,7 +1,8 @@
 /**
  * Where a bulk run stands, so that a run killed at any point and started again with the same
  * inputs neither loses nor repeats a row. Kept beside the data (`<data dir>/bulk-checkpoints/`),
- * one JSON file per set of inputs, written atomically after Kafka acknowledged what it records:
+ * one JSON file per set of inputs and deployment (topic prefix and database: a resumed run must
+ * not skip rows because another deployment got them), written atomically after Kafka acknowledged what it records:
  * per file, how many records after the header were published (a resume re-reads those and skips
  * them), and whether the file is done. A file whose size or modification time changed starts
  * over. The checkpoint is removed when the run completes.
@@ -17,9 +18,9 @@ export class Checkpoints {
   readonly path: string
   private state: State
 
-  constructor(dir: string, files: readonly string[], restart = false) {
+  constructor(dir: string, files: readonly string[], restart = false, deployment = '') {
     const inputs = [...files].sort()
-    this.path = path.join(dir, `${createHash('sha256').update(inputs.join('\n')).digest('hex').slice(0, 16)}.json`)
+    this.path = path.join(dir, `${createHash('sha256').update([deployment, ...inputs].join('\n')).digest('hex').slice(0, 16)}.json`)
     this.state = { inputs, files: {}, steps: [] }
     if (!restart && existsSync(this.path)) {
       try { this.state = JSON.parse(readFileSync(this.path, 'utf8')) as State } catch { /* unreadable: start over */ }

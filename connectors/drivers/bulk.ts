@@ -62,7 +62,7 @@ export async function ingestBulk(rt: PublisherDeps & { db: Db }, inputs: string 
   const { files, skipped } = resolveBulkInputs(typeof inputs === 'string' ? [inputs] : inputs)
   const deadLetterPath = opts.deadLetterPath ?? path.join(rt.cfg.dataDir, 'dead-letters', `bulk-${Date.now()}.jsonl`)
   const dead = new DeadLetters(deadLetterPath)
-  const checkpoints = new Checkpoints(path.join(rt.cfg.dataDir, 'bulk-checkpoints'), files.map((f) => f.path), opts.restart)
+  const checkpoints = new Checkpoints(path.join(rt.cfg.dataDir, 'bulk-checkpoints'), files.map((f) => f.path), opts.restart, `${rt.cfg.topicPrefix} ${rt.cfg.clickhouseDatabase}`)
   const every = opts.checkpointEvery ?? 50_000
   const current = currentOf(rt.db, rt.cfg.clickhouseDatabase)
   let at = { file: '', line: 0 }

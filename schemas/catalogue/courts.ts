@@ -28,6 +28,9 @@ export const courts = defineResource({
     jurisdiction: field.string({ choices: COURT_JURISDICTION, required: true }),
     parent_court: field.fk('courts', N),
     appeals_to: field.m2m('courts'),
+  // In the reference's bulk files but not in its API: kept so that a bulk load loses nothing and the export
+  // writes it back. Nullable, so that an older deployment's schemas stay compatible (a default of null).
+    notes: field.string({ hidden: true, nullable: true }),
   },
   filters: {
     id: filter.exact, date_modified: filter.datetime, in_use: filter.bool, has_opinion_scraper: filter.bool,

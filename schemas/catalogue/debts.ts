@@ -11,6 +11,9 @@ export const debts = defineResource({
     date_modified: field.modified(),
     creditor_name: field.string(),
     value_code: field.string({ choices: VALUE_CODE }),
+  // In the reference's bulk files but not in its API: kept so that a bulk load loses nothing and the export
+  // writes it back. Nullable, so that an older deployment's schemas stay compatible (a default of null).
+    description: field.string({ hidden: true, nullable: true }),
     redacted: field.bool(),
     financial_disclosure: field.fk('financial-disclosures', { required: true }),
   },

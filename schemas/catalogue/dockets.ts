@@ -57,6 +57,10 @@ export const dockets = defineResource({
     appellate_case_type_information: field.string(),
     mdl_status: field.string({ maxLength: 100 }),
     filepath_ia: field.string({ maxLength: 1000 }),
+  // In the reference's bulk files but not in its API: kept so that a bulk load loses nothing and the export
+  // writes it back. Nullable, so that an older deployment's schemas stay compatible (a default of null).
+    filepath_local: field.string({ hidden: true, nullable: true }),
+    view_count: field.int({ hidden: true, nullable: true }),
     filepath_ia_json: field.string({ maxLength: 1000 }),
     ia_upload_failure_count: field.int({ ...INT16, nullable: true }),
     ia_needs_upload: field.bool(N),

@@ -19,6 +19,9 @@ export const financialDisclosures = defineResource({
     person: field.fk('people', { required: true }),
     filepath: field.string({ readOnly: true, input: 'field' }),
     thumbnail: field.string({ readOnly: true, input: 'field', nullable: true }),
+  // In the reference's bulk files but not in its API: kept so that a bulk load loses nothing and the export
+  // writes it back. Nullable, so that an older deployment's schemas stay compatible (a default of null).
+    download_filepath: field.string({ hidden: true, nullable: true }),
     date_created: field.created(),
     date_modified: field.modified(),
     year: field.int({ ...INT16, required: true }),

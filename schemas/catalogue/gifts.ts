@@ -10,6 +10,9 @@ export const gifts = defineResource({
     date_modified: field.modified(),
     source: field.string(),
     value: field.string(),
+  // In the reference's bulk files but not in its API: kept so that a bulk load loses nothing and the export
+  // writes it back. Nullable, so that an older deployment's schemas stay compatible (a default of null).
+    description: field.string({ hidden: true, nullable: true }),
     redacted: field.bool(),
     financial_disclosure: field.fk('financial-disclosures', { required: true }),
   },

@@ -12,6 +12,9 @@ export const investments = defineResource({
     date_modified: field.modified(),
     page_number: field.int({ ...INT32, required: true }),
     redacted: field.bool(),
+  // In the reference's bulk files but not in its API: kept so that a bulk load loses nothing and the export
+  // writes it back. Nullable, so that an older deployment's schemas stay compatible (a default of null).
+    description: field.string({ hidden: true, nullable: true }),
     income_during_reporting_period_code: field.string({ choices: INCOME_CODE }),
     income_during_reporting_period_type: field.string(),
     gross_value_code: field.string({ choices: VALUE_CODE }),

@@ -20,6 +20,7 @@ CREATE TABLE IF NOT EXISTS `lds`.`courts`
   `jurisdiction` String,
   `parent_court_id` Nullable(String),
   `appeals_to_ids` Array(String),
+  `notes` Nullable(String),
   `_version` UInt64,
   `_deleted` UInt8
 )

@@ -5,6 +5,7 @@ CREATE TABLE IF NOT EXISTS `lds`.`debts`
   `date_modified` DateTime64(6, 'UTC'),
   `creditor_name` String,
   `value_code` String,
+  `description` Nullable(String),
   `redacted` Bool,
   `financial_disclosure_id` Int64,
   `_version` UInt64,

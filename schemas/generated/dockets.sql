@@ -44,6 +44,8 @@ CREATE TABLE IF NOT EXISTS `lds`.`dockets`
   `appellate_case_type_information` String,
   `mdl_status` String,
   `filepath_ia` String,
+  `filepath_local` Nullable(String),
+  `view_count` Nullable(Int64),
   `filepath_ia_json` String,
   `ia_upload_failure_count` Nullable(Int64),
   `ia_needs_upload` Nullable(Bool),

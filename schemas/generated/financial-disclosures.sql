@@ -4,6 +4,7 @@ CREATE TABLE IF NOT EXISTS `lds`.`financial_disclosures`
   `person_id` Int64,
   `filepath` String,
   `thumbnail` Nullable(String),
+  `download_filepath` Nullable(String),
   `date_created` DateTime64(6, 'UTC'),
   `date_modified` DateTime64(6, 'UTC'),
   `year` Int64,

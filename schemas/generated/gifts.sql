@@ -5,6 +5,7 @@ CREATE TABLE IF NOT EXISTS `lds`.`gifts`
   `date_modified` DateTime64(6, 'UTC'),
   `source` String,
   `value` String,
+  `description` Nullable(String),
   `redacted` Bool,
   `financial_disclosure_id` Int64,
   `_version` UInt64,

@@ -5,6 +5,7 @@ CREATE TABLE IF NOT EXISTS `lds`.`investments`
   `date_modified` DateTime64(6, 'UTC'),
   `page_number` Int64,
   `redacted` Bool,
+  `description` Nullable(String),
   `income_during_reporting_period_code` String,
   `income_during_reporting_period_type` String,
   `gross_value_code` String,

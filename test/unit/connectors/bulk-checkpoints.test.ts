@@ -23,6 +23,7 @@ t.test('a checkpoint survives the process, is keyed by the inputs, forgets a cha
   t.same(again.of(b), { records: 7, done: true })
   t.ok(again.stepDone('links:x'))
   t.notOk(new Checkpoints(cps, [a]).resuming, 'other inputs, another checkpoint')
+  t.notOk(new Checkpoints(cps, [a, b], false, 'lds. other').resuming, 'another deployment, another checkpoint')
   t.notOk(new Checkpoints(cps, [a, b], true).resuming, '--restart ignores it')
 
   utimesSync(a, new Date(), new Date(Date.now() + 5000))

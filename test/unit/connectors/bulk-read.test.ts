@@ -32,8 +32,8 @@ t.test('typed values in storage form', async (t) => {
   t.same(d1.record, {
     id: 1, date_created: '2024-01-02T03:04:05.123456+00:00', date_modified: '2024-01-02T03:04:05+00:00', source: 2,
     court_id: 'scotus', appeal_from_id: null, assigned_to_id: null, case_name: 'Smith v. Jones', docket_number: null,
-    date_filed: '2021-10-01', blocked: false, records_case_id: '', view_count: '0', nature_of_suit: '',
-  }, 'NULL → null, `` → "", t/f → booleans, integers → numbers, timestamps → ISO, a column we do not store → string')
+    date_filed: '2021-10-01', blocked: false, records_case_id: '', view_count: 0, nature_of_suit: '',
+  }, 'NULL → null, `` → "", t/f → booleans, integers → numbers, timestamps → ISO, a column the API does not show is stored too')
   t.equal(d1.file, 'search_docket-2024-08-31.csv')
   t.equal(d1.line, 2)
 
