@@ -48,6 +48,8 @@ import type { Redis } from 'ioredis'
 import { recordsGatewayOf } from '../connectors/records-gateway.js'
 import { memoryRecordsSessions, type RecordsSessions } from '../connectors/records-sessions.js'
 import type { Registry } from '../core/registry.js'
+import { kafkaIdAllocator, type IdSource } from '../core/ids.js'
+import { idsTopic } from '../schemas/events/names.js'
 
 export interface AppDeps {
   cfg: Config; db: Db; catalogue: Catalogue; log: Logger; clock?: Clock
@@ -57,6 +59,8 @@ export interface AppDeps {
   readModel?: ReadModel
   /** Where users' records-system sessions go for the archive fetcher (default: this process). */
   recordsSessions?: RecordsSessions
+  /** Ids of the rows writes create (the runtime's, shared by the process); without it the app leases its own. */
+  ids?: IdSource
 }
 
 declare module 'fastify' {
@@ -137,6 +141,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const publisher = publisherStarted
     const queue = queueStarted
     app.addHook('onClose', async () => { await publisher.stop(); await queue.stop() })
+    // Created rows' ids: the process's allocator, or one of the app's own (leased lazily, stopped with it).
+    const own = deps.ids ? undefined : kafkaIdAllocator({ cfg: deps.cfg, kafka: deps.kafka!, log: deps.log }, idsTopic(deps.cfg))
+    const ids = deps.ids ?? own!
+    app.addHook('onClose', async () => { await own?.stop() })
     const endpointsOf = (userId: number, eventType: number) => readModel.store.keysWhere('webhooks', 'user_id', userId)
       .map((k) => readModel.store.get('webhooks', k)!).filter((w) => w && Number(w.event_type) === eventType)
     const emitter = createWebhookEmitter({ queue, publisher, clock, endpointsOf })
@@ -145,7 +153,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       catalogue: deps.catalogue, clock, publisher, readModel, watermarks, search: alertQueries(searchEngine, () => clock.now()),
       records: gateway ? { gateway, sessions: deps.recordsSessions ?? memoryRecordsSessions() } : undefined,
       readerOf: (r) => routes.readers.get(r.name)!, contextOf: routes.contextOf,
-      allowInsecureWebhooks: deps.cfg.webhooksAllowInsecure,
+      allowInsecureWebhooks: deps.cfg.webhooksAllowInsecure, ids,
       reenableWebhook: async (w) => queue.send([{ kind: 'reenable', event_id: `reenable-${String(w.id)}-${clock.now()}`, webhook_id: Number(w.id), user_id: Number(w.user_id), event_type: Number(w.event_type), content: '', debug: false, retry_counter: 0, due_at: clock.now(), date_created: new Date(clock.now()).toISOString() }]),
     })
     registerWebhookActions(app, { catalogue: deps.catalogue, readModel, emitter, events: compileReader(deps.catalogue, deps.catalogue.get('webhook-events'), serializers.get('webhook-events')!, deps.db.database), contextOf: routes.contextOf })

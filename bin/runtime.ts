@@ -6,6 +6,7 @@ import type { Kafka } from 'kafkajs'
 import { loadConfig, type Config } from '../core/config.js'
 import { createLogger, type Logger } from '../core/logger.js'
 import { createKafka } from '../core/kafka.js'
+import { kafkaIdAllocator, type IdAllocator } from '../core/ids.js'
 import { createRegistry, type Registry } from '../core/registry.js'
 import { createDb, type Db } from '../core/clickhouse.js'
 import { systemClock, type Clock } from '../core/clock.js'
@@ -13,6 +14,7 @@ import { catalogue, type Catalogue } from '../schemas/catalogue/index.js'
 import { migrate } from '../schemas/migrate.js'
 import { registerEntitySchemas } from '../schemas/registry.js'
 import { ensureEntityTopics } from '../schemas/topics.js'
+import { idsTopic } from '../schemas/events/names.js'
 import { openPublisher } from '../schemas/events/publisher.js'
 import { openWebhookQueue } from '../schemas/events/webhook-queue.js'
 import { createWatermarks } from '../schemas/events/watermark-reader.js'
@@ -25,18 +27,24 @@ export interface Runtime {
   cfg: Config; log: Logger; kafka: Kafka; registry: Registry; db: Db; catalogue: Catalogue; clock: Clock
   /** Users' records-system sessions, from the API (fetch requests) to the archive fetcher. */
   recordsSessions: RecordsSessions
+  /**
+   * Ids for the rows this process creates (API writes, CLI commands, processors), leased in blocks
+   * from the ids topic (core/ids.ts): nothing is leased until the first id is asked for.
+   */
+  ids: IdAllocator
   close(): Promise<void>
 }
 
 export function createRuntime(cfg: Config = loadConfig(), log: Logger = createLogger(cfg)): Runtime {
   const db = createDb(cfg)
   const recordsSessions = recordsSessionsOf(cfg)
+  const kafka = createKafka(cfg, log)
+  const ids = kafkaIdAllocator({ cfg, kafka, log }, idsTopic(cfg))
   return {
-    cfg, log, db, catalogue, recordsSessions,
-    kafka: createKafka(cfg, log),
+    cfg, log, db, catalogue, recordsSessions, kafka, ids,
     registry: createRegistry(cfg),
     clock: systemClock(cfg.timeScale),
-    close: async () => { await db.close(); await recordsSessions.close() },
+    close: async () => { await ids.stop(); await db.close(); await recordsSessions.close() },
   }
 }
 

@@ -27,8 +27,8 @@ export async function createUser(rt: Runtime, username: string, opts: UserOption
   checkOptions(opts)
   const token = newToken()
   const now = new Date().toISOString()
-  // Ids from the clock: unique across processes without a coordinating counter.
-  const id = Date.now() * 1000 + Math.floor(Math.random() * 1000)
+  // from the process's id allocator (core/ids.ts): unique across processes by construction
+  const id = await rt.ids.next()
   const written = await publish(rt, {
     id, username, token_hash: hashToken(token), can_write: !!opts.write, is_active: true,
     citation_rate: opts.citationRate ?? '', rate: opts.rate ?? '', password_hash: opts.password ? await hashPassword(opts.password) : '',

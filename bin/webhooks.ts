@@ -26,7 +26,8 @@ export async function addWebhook(rt: Runtime, username: string, url: string, o: 
   if (!isEventType(o.eventType)) throw new Error('event type is 1 to 5')
   if (!isWebhookVersion(o.version)) throw new Error('version is 1 or 2')
   const now = new Date().toISOString()
-  const row = { id: Date.now() * 1000 + Math.floor(Math.random() * 1000), user_id: Number(user.id), event_type: o.eventType, url, version: o.version, enabled: o.enabled, failure_count: 0, secret: newWebhookSecret(), deliver_updates: false, date_created: now, date_modified: now }
+  // from the process's id allocator (core/ids.ts): unique across processes by construction
+  const row = { id: await rt.ids.next(), user_id: Number(user.id), event_type: o.eventType, url, version: o.version, enabled: o.enabled, failure_count: 0, secret: newWebhookSecret(), deliver_updates: false, date_created: now, date_modified: now }
   const pub = await openPublisher(rt)
   try { await pub.write('webhooks', { upsert: row }) } finally { await pub.stop() }
   return row

@@ -36,6 +36,8 @@ export interface WriteDeps {
   allowInsecureWebhooks: boolean
   reenableWebhook?: WriteContext['reenableWebhook']
   records?: WriteContext['records']
+  /** Ids of created rows (core/ids.ts). */
+  ids: NonNullable<WriteContext['ids']>
   /** How long a write waits to become visible before answering 504. */
   visibleWithinMs?: number
 }
@@ -69,7 +71,7 @@ export function registerWrites(app: FastifyInstance, deps: WriteDeps): void {
 
     const contextFor = (req: FastifyRequest): WriteContext => ({
       user: req.user!, clock: deps.clock, catalogue: cat, store: readModel.store, search: deps.search,
-      allowInsecureWebhooks: deps.allowInsecureWebhooks, reenableWebhook: deps.reenableWebhook, records: deps.records,
+      allowInsecureWebhooks: deps.allowInsecureWebhooks, reenableWebhook: deps.reenableWebhook, records: deps.records, ids: deps.ids,
       mine: (resource) => readModel.store.keysWhere(resource, 'user_id', req.user!.id).map((k) => readModel.store.get(resource, k)!).filter(Boolean),
     })
     /** The caller's row, or 404 as if it did not exist. */

@@ -5,11 +5,15 @@
  * (one per docket and user, an existing docket), prayers (one per document, five a day, only for a
  * document not yet available), archive fetch (what each request type needs), user tags (a unique
  * slug per user) and docket tags (only on your own tags, once per docket).
- * Hooks read the caller's existing rows and related rows from the read model.
+ * Hooks read the caller's existing rows and related rows from the read model. New rows get their
+ * ids from the process's id allocator (core/ids.ts: blocks leased from Kafka, unique across API
+ * processes by construction); when none can be leased the write fails with a 503, it never falls
+ * back to a made-up id.
  */
 import { randomBytes } from 'node:crypto'
 import { FieldErrors, LdsError } from '../../core/errors.js'
 import type { Clock } from '../../core/clock.js'
+import type { IdSource } from '../../core/ids.js'
 import type { Catalogue } from '../../schemas/catalogue/index.js'
 import type { ReadStore } from '../read-model/store.js'
 import type { ApiUser } from '../read-model/users.js'
@@ -36,6 +40,8 @@ export interface WriteContext {
   reenableWebhook?(webhook: Record_): Promise<void>
   /** The records system (when configured) and where a fetch request's session goes for the fetcher. */
   records?: { gateway: RecordsGateway; sessions: RecordsSessions }
+  /** Ids of created rows (core/ids.ts). */
+  ids: IdSource
 }
 
 export interface WriteHooks {
@@ -48,8 +54,10 @@ export interface WriteHooks {
   afterWrite?(record: Record_, before: Record_ | undefined, ctx: WriteContext): Promise<void>
 }
 
-/** Ids from the clock: unique across API processes without a coordinating counter. */
-export const newId = () => Date.now() * 1000 + Math.floor(Math.random() * 1000)
+/** The id of a row being created: from the allocator (a lease that fails is a DependencyError, a 503). */
+async function newId(ctx: WriteContext): Promise<number> {
+  return ctx.ids.next()
+}
 const secretKey = () => randomBytes(20).toString('hex')
 const stamp = (ctx: WriteContext) => new Date(ctx.clock.now()).toISOString()
 const exists = (ctx: WriteContext, resource: string, id: unknown) => id !== null && id !== undefined && ctx.store.get(resource, id as number) !== undefined
@@ -72,8 +80,9 @@ function plainMatchAll(query: string): boolean {
 }
 
 const alertHooks: WriteHooks = {
-  create(fields, ctx) {
-    return checkedAlert(fields, ctx, undefined)
+  async create(fields, ctx) {
+    const row = checkedAlert(fields, ctx, undefined)
+    return { id: await newId(ctx), ...row }
   },
   update(row, fields, ctx) {
     return { ...row, ...checkedAlert(fields, ctx, row), id: row.id, user_id: row.user_id, secret_key: row.secret_key, date_created: row.date_created }
@@ -97,19 +106,19 @@ function checkedAlert(fields: Record_, ctx: WriteContext, existing: Record_ | un
   const now = stamp(ctx)
   const v = check.value
   return {
-    ...(existing ? {} : { id: newId(), user_id: ctx.user.id, date_created: now, secret_key: secretKey(), date_last_hit: null }),
+    ...(existing ? {} : { user_id: ctx.user.id, date_created: now, secret_key: secretKey(), date_last_hit: null }),
     name: v.name, query: v.query, rate: v.rate, alert_type: v.alert_type, date_modified: now,
   }
 }
 
 const docketAlertHooks: WriteHooks = {
-  create(fields, ctx) {
+  async create(fields, ctx) {
     if (!exists(ctx, 'dockets', fields.docket_id)) throw noSuch('docket', fields.docket_id)
     if (ctx.mine('docket-alerts').some((a) => Number(a.docket_id) === Number(fields.docket_id))) {
       throw new FieldErrors({ non_field_errors: ['The fields docket, user must make a unique set.'] })
     }
     const now = stamp(ctx)
-    return { id: newId(), user_id: ctx.user.id, date_created: now, date_modified: now, date_last_hit: null, secret_key: secretKey(), alert_type: 1, ...fields }
+    return { id: await newId(ctx), user_id: ctx.user.id, date_created: now, date_modified: now, date_last_hit: null, secret_key: secretKey(), alert_type: 1, ...fields }
   },
   update(row, fields, ctx) {
     if (fields.docket_id !== undefined && Number(fields.docket_id) !== Number(row.docket_id)) {
@@ -122,14 +131,14 @@ const docketAlertHooks: WriteHooks = {
 }
 
 const prayerHooks: WriteHooks = {
-  create(fields, ctx) {
+  async create(fields, ctx) {
     const doc = ctx.store.get('archive-documents', fields.archive_document_id as number)
     if (!doc) throw noSuch('archive_document', fields.archive_document_id)
     if (doc.is_available === true) throw new FieldErrors({ non_field_errors: ['This document is already available; there is nothing to pray for.'] })
     const mine = ctx.mine('prayers').map((p) => ({ archive_document: Number(p.archive_document_id), date_created: Date.parse(String(p.date_created)) }))
     const refused = checkNewPrayer(Number(fields.archive_document_id), mine, ctx.clock.now())
     if (refused) throw refused
-    return { id: newId(), user_id: ctx.user.id, date_created: stamp(ctx), status: 1, archive_document_id: fields.archive_document_id }
+    return { id: await newId(ctx), user_id: ctx.user.id, date_created: stamp(ctx), status: 1, archive_document_id: fields.archive_document_id }
   },
 }
 
@@ -170,7 +179,7 @@ const fetchHooks: WriteHooks = {
     }
     const now = stamp(ctx)
     const row = {
-      id: newId(), user_id: ctx.user.id, date_created: now, date_modified: now, date_completed: null, status: 1, message: '',
+      id: await newId(ctx), user_id: ctx.user.id, date_created: now, date_modified: now, date_completed: null, status: 1, message: '',
       court_id: null, docket_id: null, archive_document_id: null, show_parties_and_counsel: false, show_terminated_parties: false, show_list_of_member_cases: false,
       ...keep,
     }
@@ -181,10 +190,10 @@ const fetchHooks: WriteHooks = {
 }
 
 const tagHooks: WriteHooks = {
-  create(fields, ctx) {
+  async create(fields, ctx) {
     if (ctx.mine('tags').some((x) => x.name === fields.name)) throw new FieldErrors({ non_field_errors: ['The fields user, name must make a unique set.'] })
     const now = stamp(ctx)
-    return { id: newId(), user_id: ctx.user.id, date_created: now, date_modified: now, title: '', description: '', view_count: 0, published: false, ...fields }
+    return { id: await newId(ctx), user_id: ctx.user.id, date_created: now, date_modified: now, title: '', description: '', view_count: 0, published: false, ...fields }
   },
   update(row, fields, ctx) {
     if (fields.name !== undefined && fields.name !== row.name && ctx.mine('tags').some((x) => x.name === fields.name)) throw new FieldErrors({ non_field_errors: ['The fields user, name must make a unique set.'] })
@@ -193,14 +202,14 @@ const tagHooks: WriteHooks = {
 }
 
 const docketTagHooks: WriteHooks = {
-  create(fields, ctx) {
+  async create(fields, ctx) {
     const tag = ctx.store.get('tags', fields.tag_id as number)
     if (!tag || Number(tag.user_id) !== ctx.user.id) throw noSuch('tag', fields.tag_id)
     if (!exists(ctx, 'dockets', fields.docket_id)) throw noSuch('docket', fields.docket_id)
     if (ctx.mine('docket-tags').some((x) => Number(x.tag_id) === Number(fields.tag_id) && Number(x.docket_id) === Number(fields.docket_id))) {
       throw new FieldErrors({ non_field_errors: ['The fields docket, tag must make a unique set.'] })
     }
-    return { id: newId(), user_id: ctx.user.id, published: !!tag.published, ...fields }
+    return { id: await newId(ctx), user_id: ctx.user.id, published: !!tag.published, ...fields }
   },
 }
 
@@ -213,7 +222,7 @@ const webhookHooks: WriteHooks = {
       throw new FieldErrors({ non_field_errors: ['You already have a webhook for this event type and version.'] })
     }
     const now = stamp(ctx)
-    return { id: newId(), user_id: ctx.user.id, enabled: false, failure_count: 0, deliver_updates: false, ...fields, version, secret: newWebhookSecret(), date_created: now, date_modified: now }
+    return { id: await newId(ctx), user_id: ctx.user.id, enabled: false, failure_count: 0, deliver_updates: false, ...fields, version, secret: newWebhookSecret(), date_created: now, date_modified: now }
   },
   update(row, fields, ctx) {
     if (fields.url !== undefined) {

@@ -21,6 +21,7 @@
  * the end offsets of those topics and waits, bounded, until the sink has applied them that far and
  * the users and webhooks tables have read theirs. They are keyed by their own ids: every partition
  * is waited for. After CATCH_UP_MS the batch goes on with a warning.
+ * The docket alerts it makes get their ids from the process's id allocator (core/ids.ts).
  */
 import { entityTopic, dlqTopic, groupId, createDecoder, validateEntityEvent, type EntityEvent } from '../../schemas/events/index.js'
 import { archiveFetchPayload, EVENT_TYPES } from '../../domain/webhooks/index.js'
@@ -30,6 +31,7 @@ import { startStream, type StreamDef, type BatchContext } from '../runner.js'
 import { useWatermarks } from '../../schemas/events/watermark-reader.js'
 import { openSourceContext, asShown, type SourceDeps, type Row } from './context.js'
 import { createEndOffsets, catchUp, sinkCatchUp, tableCatchUp } from '../lib/catch-up.js'
+import type { IdSource } from '../../core/ids.js'
 
 export const ARCHIVE_FETCHER = 'archive-fetcher'
 const STATUS = { QUEUED: 1, SUCCEEDED: 2, FAILED: 3, IN_PROGRESS: 4 } as const
@@ -41,7 +43,7 @@ const STATUS = { QUEUED: 1, SUCCEEDED: 2, FAILED: 3, IN_PROGRESS: 4 } as const
  */
 const CATCH_UP_MS = 10_000
 
-export async function startArchiveFetcher(deps: SourceDeps & { gateway?: RecordsGateway; sessions?: RecordsSessions }) {
+export async function startArchiveFetcher(deps: SourceDeps & { ids: IdSource; gateway?: RecordsGateway; sessions?: RecordsSessions }) {
   const { cfg, clock } = deps
   const log = deps.log.child({ stream: ARCHIVE_FETCHER })
   const ctx = await openSourceContext(deps, ARCHIVE_FETCHER)
@@ -73,6 +75,10 @@ export async function startArchiveFetcher(deps: SourceDeps & { gateway?: Records
       await complete(req, { status: STATUS.FAILED, date_completed: null, message: 'No court-records gateway is configured for this service.' })
       return
     }
+    // The id of the docket alert auto-subscribe may make, leased before anything is bought: a
+    // lease that fails (Kafka unreachable) fails the request with nothing bought, rather than a
+    // bought fetch with its subscription missing.
+    const alertId = ctx.users.get(Number(req.user_id))?.auto_subscribe ? await deps.ids.next() : undefined
     mine.add(Number(req.id))
     await deps.publisher.write('archive-fetch', { upsert: { ...req, status: STATUS.IN_PROGRESS, date_modified: iso() } })
     // the user's own records-system session, which the API kept when the request was made
@@ -88,7 +94,7 @@ export async function startArchiveFetcher(deps: SourceDeps & { gateway?: Records
       }, as)
       if (!got.ok) { await complete(req, { status: got.failure.fetchStatus, date_completed: null, message: got.failure.message }); return }
       await complete(req, { status: STATUS.SUCCEEDED, date_completed: iso(), message: `Successfully completed fetch and save: docket ${got.value.docket_number}.` })
-      if (docket) await autoSubscribe(Number(req.user_id), Number(docket.id), subscribed)
+      if (docket && alertId !== undefined) await autoSubscribe(Number(req.user_id), Number(docket.id), subscribed, alertId)
       return
     }
     const doc = (await ctx.rowsWhere('archive-documents', 'id', [Number(req.archive_document_id)]))[0]
@@ -105,19 +111,18 @@ export async function startArchiveFetcher(deps: SourceDeps & { gateway?: Records
       filepath_local: `archive/${String(docket?.court_id ?? 'court')}/${String(doc.id)}.pdf`, date_upload: iso(), date_modified: iso(),
     } })
     await complete(req, { status: STATUS.SUCCEEDED, date_completed: iso(), message: 'Successfully completed fetch and save.' })
-    if (docket) await autoSubscribe(Number(req.user_id), Number(docket.id), subscribed)
+    if (docket && alertId !== undefined) await autoSubscribe(Number(req.user_id), Number(docket.id), subscribed, alertId)
   }
 
-  /** A user with auto-subscribe follows the docket it fetched (unless it already has an alert on it). */
-  async function autoSubscribe(userId: number, docketId: number, subscribed: Set<string>): Promise<void> {
-    if (!ctx.users.get(userId)?.auto_subscribe) return
+  /** A user with auto-subscribe follows the docket it fetched (unless it already has an alert on it); `id` is the alert's. */
+  async function autoSubscribe(userId: number, docketId: number, subscribed: Set<string>, id: number): Promise<void> {
     if (subscribed.has(`${userId}/${docketId}`)) return
     subscribed.add(`${userId}/${docketId}`)
     const existing = await ctx.rowsWhere('docket-alerts', 'docket_id', [docketId])
     if (existing.some((a) => Number(a.user_id) === userId)) return
     const now = iso()
     await deps.publisher.write('docket-alerts', { upsert: {
-      id: Date.now() * 1000 + Math.floor(Math.random() * 1000), user_id: userId, docket_id: docketId, alert_type: 1,
+      id, user_id: userId, docket_id: docketId, alert_type: 1,
       secret_key: [...crypto.getRandomValues(new Uint8Array(20))].map((b) => b.toString(16).padStart(2, '0')).join(''),
       date_created: now, date_modified: now, date_last_hit: null,
     } })

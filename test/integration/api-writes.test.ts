@@ -8,6 +8,10 @@ import { testStack, testUser, waitFor } from '../helpers/stack.js'
 import { startProcessors, stopAll } from '../../bin/runtime.js'
 import { openPublisher } from '../../schemas/events/publisher.js'
 import { buildApp } from '../../api/app.js'
+import { kafkaIdAllocator, ID_BASE } from '../../core/ids.js'
+import { createKafka } from '../../core/kafka.js'
+import { DependencyError } from '../../core/dependency-error.js'
+import { idsTopic } from '../../schemas/events/names.js'
 
 const ts = '2024-01-01T00:00:00+00:00'
 
@@ -142,5 +146,44 @@ t.test('writes', async (t) => {
     t.equal((await app.inject({ url: '/api/rest/v4/increment-event/', headers: { host: 'x.test' } })).statusCode, 405)
     const options = (await app.inject({ method: 'OPTIONS', url: '/api/rest/v4/increment-event/', headers: { host: 'x.test' } })).json()
     t.match(options, { name: 'Event Counter Viewset List', actions: { POST: { label: { type: 'string', required: true, max_length: 255 } } } })
+  })
+
+  t.test('created rows get ids from the allocator: unique across API processes, above the old clock-based ids', async (t) => {
+    // a second API as another process has it: its own Kafka client, allocator and read model
+    const ids = kafkaIdAllocator({ cfg: rt.cfg, kafka: createKafka(rt.cfg, rt.log, 'lds-second-api'), log: rt.log }, idsTopic(rt.cfg))
+    t.teardown(() => ids.stop())
+    const second = await buildApp({ ...rt, ids })
+    t.teardown(() => second.close())
+    await waitFor(async () => (await second.inject({ url: '/api/rest/v4/tags/', headers: as(alice) })).statusCode === 200, 'alice in the second API\'s read model')
+    const oldSchemeNow = Date.now() * 1000 + 999
+    const made = await Promise.all([app, second].map(async (a, n) => {
+      const got: number[] = []
+      for (let i = 0; i < 10; i++) {
+        const r = await a.inject({ method: 'POST', url: '/api/rest/v4/tags/', headers: as(alice), payload: { name: `ids-${n}-${i}` } })
+        t.equal(r.statusCode, 201)
+        got.push(r.json().id)
+      }
+      return got
+    }))
+    for (const got of made) {
+      t.ok(got.every((id, i) => i === 0 || id > got[i - 1]), 'one process\'s ids increase')
+      t.ok(got.every((id) => Number.isSafeInteger(id) && id >= ID_BASE && id > oldSchemeNow), 'above every old id')
+    }
+    t.equal(new Set(made.flat()).size, 20, 'no id repeats across the two APIs')
+    // newest first by -id: the rows created by one API are listed in reverse order of creation
+    const listed = (await get(alice, '/api/rest/v4/tags/?order_by=-id&page_size=100')).body.results.map((x: { id: number }) => x.id)
+    t.same(listed.filter((id: number) => made[0].includes(id)), [...made[0]].reverse())
+  })
+
+  t.test('a lease that fails is a 503 to the writer, and nothing is written', async (t) => {
+    const failing = { next: async () => { throw new DependencyError('Kafka', rt.cfg.kafkaBrokers.join(','), 'did not lease a block of ids') } }
+    const broken = await buildApp({ ...rt, ids: failing, readModel: app.readModel! })
+    t.teardown(() => broken.close())
+    const before = (await get(alice, '/api/rest/v4/tags/?count=on')).body.count
+    const r = await broken.inject({ method: 'POST', url: '/api/rest/v4/tags/', headers: as(alice), payload: { name: 'never-made' } })
+    t.equal(r.statusCode, 503)
+    t.ok(r.headers['retry-after'])
+    t.same(r.json(), { detail: 'Service temporarily unavailable. Please try again later.' })
+    t.equal((await get(alice, '/api/rest/v4/tags/?count=on')).body.count, before, 'no row was made')
   })
 })
