@@ -31,10 +31,13 @@ export const CIVIL_ENTRIES: EntryScript = {
     'MOTION for Extension of Time to File Response by {P}.', 'ORDER granting Motion for Extension of Time. Signed by Judge {J}.',
     'MOTION for Summary Judgment by {D}.', 'DECLARATION of {A} in Support of Motion for Summary Judgment filed by {D}.',
     'Joint STATUS REPORT by {P}, {D}.', 'NOTICE of Change of Address by {A}.', 'TRANSCRIPT of Proceedings held before Judge {J}.',
+    'Minute Entry for proceedings held before Judge {J}: Motion Hearing held. Motion taken under advisement.', 'AMENDED COMPLAINT against {D}, filed by {P}.',
+    'MOTION for Judgment on the Pleadings by {D}.', 'MEMORANDUM OPINION AND ORDER granting in part and denying in part Motion for Summary Judgment. Signed by Judge {J}.',
   ],
   closing: [
     'ORDER granting Motion for Summary Judgment. Signed by Judge {J}.', 'STIPULATION of Dismissal with prejudice by {P}, {D}.',
     'JUDGMENT in favor of {D} against {P}. Signed by Judge {J}.', 'ORDER OF DISMISSAL upon settlement. Signed by Judge {J}.',
+    'NOTICE OF APPEAL to the Court of Appeals as to Judgment by {P}. Filing fee $605, receipt number {R}.',
   ],
 }
 
@@ -52,6 +55,7 @@ export const CRIMINAL_ENTRIES: EntryScript = {
   closing: [
     'JUDGMENT as to {D} (1), Count(s) 1: Imprisonment for 60 months, supervised release for 3 years. Count(s) 2: Dismissed on the motion of the United States. Signed by Judge {J}.',
     'ORDER granting the government\'s Motion to Dismiss the Indictment as to {D}. Signed by Judge {J}.',
+    'NOTICE OF APPEAL by {D} re Judgment.',
   ],
 }
 

@@ -16,6 +16,8 @@ export interface Parties {
   /** How the opinion's prose refers to each side: "Alvarez", "the government", "the City". */
   p: string
   d: string
+  /** In a criminal case, how the prose refers to the accused. */
+  accused?: string
 }
 
 const person = (rng: Rng) => rng.pick(V.SURNAMES)
@@ -28,7 +30,34 @@ function refOf(name: string): string {
   if (name.startsWith('City of')) return 'the City'
   if (name.startsWith('County of')) return 'the County'
   if (/Commissioner|Secretary|Commission|Board|Agency|Department/.test(name)) return name.includes('Commissioner') ? 'the Commissioner' : name.includes('Secretary') ? 'the Secretary' : 'the agency'
-  return name.split(/ (?:Manufacturing|Industries|Holdings|Insurance|Mutual|Trust|Savings|Railroad|Freight|Construction|Chemical|Steel|Energy|Gas|Telephone|Pharmaceuticals|Health|Logistics|Properties|Motors|Foods|Airlines|Software|&)/)[0]
+  return name.split(/ (?:Manufacturing|Industries|Holdings|Insurance|Mutual|Trust|Savings|Railroad|Freight|Construction|Chemical|Steel|Energy|Gas|Telephone|Pharmaceuticals|Health|Logistics|Properties|Motors|Foods|Airlines|Software|Records|Publishing|Music|Pictures|Media|Photography|Riverkeeper|Environmental|Audubon|Clean Air|Watershed|&)/)[0]
+}
+
+const STATES = new Set(['Alabama', 'Alaska', 'Arizona', 'Arkansas', 'California', 'Colorado', 'Connecticut', 'Delaware', 'Florida', 'Georgia', 'Hawaii', 'Idaho', 'Illinois', 'Indiana', 'Iowa', 'Kansas', 'Kentucky', 'Louisiana', 'Maine', 'Maryland', 'Massachusetts', 'Michigan', 'Minnesota', 'Mississippi', 'Missouri', 'Montana', 'Nebraska', 'Nevada', 'New Hampshire', 'New Jersey', 'New Mexico', 'New York', 'North Carolina', 'North Dakota', 'Ohio', 'Oklahoma', 'Oregon', 'Pennsylvania', 'Rhode Island', 'South Carolina', 'South Dakota', 'Tennessee', 'Texas', 'Utah', 'Vermont', 'Virginia', 'Washington', 'West Virginia', 'Wisconsin', 'Wyoming'])
+const CRIMINAL_AREAS = new Set(['criminal', 'fourth_amendment', 'sentencing'])
+
+/**
+ * The caption of a real case ("Miranda v. Arizona", "In re Gault") as `caseParties` would give
+ * it: the short name later opinions use, the full caption with the parties' roles, and how the
+ * opinion's prose refers to each side.
+ */
+export function namedParties(name: string, court: PoolCourt): Parties {
+  if (name.startsWith('In re ')) {
+    const who = name.slice(6)
+    return { caseName: name, short: who.split(/,? /)[0], caseNameFull: name, p: who.split(/,? /)[0], d: 'the respondent' }
+  }
+  const [a, b] = name.split(' v. ')
+  const [ra, rb] = ROLES[court.family]
+  const word = (x: string) => {
+    const w = x.split(',')[0].split(' ')
+    return /^(New|United|North|South|West|East|National|American|Central|San|St\.|City|Board|Department)$/.test(w[0]) && w[1] ? w.slice(0, w[1] === 'of' ? 3 : 2).join(' ') : w[0]
+  }
+  const government = a === 'United States' || a === court.prosecutor || STATES.has(a)
+  const ref = (x: string) => (x === 'United States' ? 'the government' : word(x))
+  return {
+    caseName: name, short: government ? word(b) : word(a), caseNameFull: `${a}, ${ra}, v. ${b}, ${rb}.`,
+    p: ref(a), d: ref(b), accused: government ? ref(b) : ref(a),
+  }
 }
 
 const ROLES: Record<Family, [string, string]> = {
@@ -42,7 +71,7 @@ export function caseParties(rng: Rng, court: PoolCourt, category: string): Parti
   let a: string, b: string
   let inRe: string | null = null
   switch (category) {
-    case 'criminal': {
+    case 'criminal': case 'fourth_amendment': case 'sentencing': {
       const defendant = person(rng)
       if (federal) {
         if (court.family === 'scotus' && rng.chance(0.5)) { a = defendant; b = 'United States' } else { a = 'United States'; b = defendant }
@@ -50,6 +79,18 @@ export function caseParties(rng: Rng, court: PoolCourt, category: string): Parti
       break
     }
     case 'habeas': a = person(rng); b = rng.chance(0.8) ? person(rng) : 'Warden'; break
+    case 'first_amendment':
+      a = rng.chance(0.3) ? `${rng.pick(V.CITIES)} ${rng.pick(V.ADVOCACY_GROUPS)}` : person(rng)
+      b = rng.chance(0.4) ? `City of ${rng.pick(V.CITIES)}` : rng.chance(0.5) ? `Board of Education of ${rng.pick(V.CITIES)} School District` : person(rng); break
+    case 'copyright':
+      a = rng.chance(0.6) ? `${rng.pick(V.SURNAMES)} ${rng.pick(V.MEDIA_NOUNS)}` : person(rng); b = rng.chance(0.7) ? company(rng) : `${rng.pick(V.COMPANY_PLACES)} ${rng.pick(V.MEDIA_NOUNS)}`; break
+    case 'trademark': a = company(rng); b = company(rng); break
+    case 'antitrust':
+      if (rng.chance(0.15)) inRe = `In re ${refOf(company(rng))} Antitrust Litigation`
+      a = rng.chance(0.12) ? 'United States' : rng.chance(0.1) ? 'Federal Trade Commission' : company(rng); b = company(rng); break
+    case 'environmental':
+      a = rng.chance(0.15) ? 'United States' : `${rng.pick(V.CITIES)} ${rng.pick(V.ENVIRONMENTAL_GROUPS)}`
+      b = a === 'United States' ? company(rng) : rng.chance(0.5) ? rng.pick(V.ENVIRONMENTAL_AGENCIES) : company(rng); break
     case 'civil_rights': a = person(rng); b = rng.chance(0.4) ? `City of ${rng.pick(V.CITIES)}` : rng.chance(0.5) ? `County of ${rng.pick(V.CITIES)}` : person(rng); break
     case 'employment': case 'tort': a = person(rng); b = company(rng); break
     case 'contract': a = rng.chance(0.6) ? company(rng) : person(rng); b = company(rng); break
@@ -83,12 +124,13 @@ export function caseParties(rng: Rng, court: PoolCourt, category: string): Parti
   const ref = (x: string) => (x === 'United States' ? 'the government' : x === court.prosecutor ? `the ${x}` : x === 'Warden' ? 'the Warden' : refOf(x))
   let p = ref(a), d = ref(b)
   // On appeal from a conviction the defendant appeals: the caption keeps the prosecution first.
-  if (category === 'criminal' && prosecution && court.family !== 'district' && court.family !== 'scotus') {
+  if (CRIMINAL_AREAS.has(category) && prosecution && court.family !== 'district' && court.family !== 'scotus') {
     [ra, rb] = [rb, ra]
     ;[p, d] = [d, p]
   }
   const full = `${a === 'United States' ? 'UNITED STATES of America' : a}, ${ra}, v. ${b === 'United States' ? 'UNITED STATES' : b}, ${rb}.`
-  return { caseName, short, caseNameFull: full, p, d }
+  const accused = CRIMINAL_AREAS.has(category) ? (prosecution ? ref(b) : ref(a)) : undefined
+  return { caseName, short, caseNameFull: full, p, d, accused }
 }
 
 type Part = string | ((rng: Rng, day: number, criminal: boolean) => string)

@@ -49,6 +49,8 @@ export interface CourtRecord extends Record<string, unknown> {
   jurisdiction: string
   parent_court_id: string | null
   appeals_to_ids: string[]
+  /** Notes the reference's bulk files carry (stored, not shown): none for the data set's courts. */
+  notes: null
 }
 
 export const COURTS_FILE = new URL('../../data/courts/courts.json', import.meta.url)
@@ -228,6 +230,7 @@ export function mapCourt(raw: RawCourt, index: number, known?: ReadonlySet<strin
     jurisdiction: jurisdictionOf(raw),
     parent_court_id: raw.parent && exists(raw.parent) ? raw.parent : null,
     appeals_to_ids: [...new Set(appeals.filter(exists))],
+    notes: null,
   }
 }
 

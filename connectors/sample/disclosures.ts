@@ -42,7 +42,7 @@ export function* disclosureRecords(ctx: SampleContext, judge: Filer): Generator<
       id, person_id: judge.person, filepath: `financial-disclosures/${r.year}/${file}.pdf`, thumbnail: `financial-disclosures/thumbnails/${file}.png`,
       date_created: created, date_modified: modified, year: r.year, thumbnail_status: 1, page_count: pages, sha1: rng.hex(40), report_type: r.type,
       is_amended: amended, addendum_content_raw: rng.chance(0.15) ? 'Part VII, line 3: the account was closed during the reporting period.' : '',
-      addendum_redacted: false, has_been_extracted: true,
+      addendum_redacted: false, has_been_extracted: true, download_filepath: null,
     } }
     const child = (resource: string, fields: Record<string, unknown>): SampleRecord =>
       ({ resource, record: { id: next(resource), date_created: created, date_modified: modified, redacted: rng.chance(0.02), ...fields, financial_disclosure_id: id } })
@@ -56,8 +56,8 @@ export function* disclosureRecords(ctx: SampleContext, judge: Filer): Generator<
       const month = rng.int(1, 12), dayOfMonth = rng.int(1, 26)
       yield child('reimbursements', { source, date_raw: `${month}/${dayOfMonth}/${year.slice(2)} - ${month}/${dayOfMonth + rng.int(1, 3)}/${year.slice(2)}`, location, purpose, items_paid_or_provided: items })
     }
-    if (rng.chance(0.15)) { const [source, what, value] = rng.pick(A.FD.gifts); yield child('gifts', { source: `${source} (${what})`, value }) }
-    for (let k = rng.chance(0.5) ? rng.int(1, 2) : 0; k > 0; k--) yield child('debts', { creditor_name: `${rng.pick(A.FD.creditors)} (${rng.pick(A.FD.debts).toLowerCase()})`, value_code: rng.weighted(VALUE) })
+    if (rng.chance(0.15)) { const [source, what, value] = rng.pick(A.FD.gifts); yield child('gifts', { source: `${source} (${what})`, value, description: null }) }
+    for (let k = rng.chance(0.5) ? rng.int(1, 2) : 0; k > 0; k--) yield child('debts', { creditor_name: `${rng.pick(A.FD.creditors)} (${rng.pick(A.FD.debts).toLowerCase()})`, value_code: rng.weighted(VALUE), description: null })
     for (let k = rng.int(2, 10); k > 0; k--) {
       const traded = rng.chance(0.2)
       const sold = traded && rng.chance(0.5)
@@ -68,7 +68,7 @@ export function* disclosureRecords(ctx: SampleContext, judge: Filer): Generator<
         gross_value_code: sold ? '' : rng.weighted(VALUE), gross_value_method: sold ? '' : rng.weighted(METHOD),
         transaction_during_reporting_period: traded ? (sold ? 'Sold' : rng.pick(['Buy', 'Buy (add\'l)'])) : '',
         transaction_date_raw: traded ? `${iso.slice(5, 7)}/${iso.slice(8, 10)}/${iso.slice(2, 4)}` : '', transaction_date: traded ? iso : null,
-        transaction_value_code: traded ? rng.weighted(VALUE) : '', transaction_gain_code: sold ? rng.weighted(INCOME) : '', transaction_partner: '', has_inferred_values: false,
+        transaction_value_code: traded ? rng.weighted(VALUE) : '', transaction_gain_code: sold ? rng.weighted(INCOME) : '', transaction_partner: '', has_inferred_values: false, description: null,
       })
     }
   }

@@ -12,10 +12,21 @@ import * as A from './archive-vocabulary.js'
 const PAD3 = Array.from({ length: 1000 }, (_, i) => String(i).padStart(3, '0'))
 const PAD2 = PAD3.slice(0, 100).map((s) => s.slice(1))
 
+const SCRIPTS = new Map<string, A.EntryScript>()
+
+/** The entries of a case: by kind of court and of case, with the area's own opening entries and motions in a district court. */
 function scriptOf(f: CaseFile): A.EntryScript {
   if (f.court.family === 'bankruptcy') return A.BANKRUPTCY_ENTRIES
   if (f.court.family === 'circuit' || f.court.family === 'scotus') return A.APPELLATE_ENTRIES
-  return f.category.criminal ? A.CRIMINAL_ENTRIES : A.CIVIL_ENTRIES
+  const base = f.category.criminal ? A.CRIMINAL_ENTRIES : A.CIVIL_ENTRIES
+  const own = f.category.entries
+  if (!own) return base
+  let script = SCRIPTS.get(f.category.name)
+  if (!script) {
+    script = { first: own.first ?? base.first, middle: [...base.middle, ...(own.middle ?? []), ...(own.middle ?? [])], closing: base.closing }
+    SCRIPTS.set(f.category.name, script)
+  }
+  return script
 }
 
 /** "Maria Alvarez v. Acme Co." → the two names an entry mentions. */

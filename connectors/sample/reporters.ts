@@ -62,6 +62,8 @@ export interface ReporterIndex {
    * last; on a tie the one listed first (Cal. 3d before its special supplement).
    */
   editionOn(family: string, day: number): Edition | undefined
+  /** The edition of that abbreviation ("F.2d", "Cal. 2d"), whatever the date; the first listed when several. */
+  edition(reporter: string): Edition | undefined
   has(family: string): boolean
 }
 
@@ -105,8 +107,11 @@ export function loadReporters(file: URL | string = REPORTERS_FILE): ReporterInde
     segments.set(family, (seg = { from, edition }))
     return seg
   }
+  const byReporter = new Map<string, Edition>()
+  for (const list of byFamily.values()) for (const e of list) if (!byReporter.has(e.reporter)) byReporter.set(e.reporter, e)
   return {
     has: (family) => byFamily.has(family),
+    edition: (reporter) => byReporter.get(reporter),
     editionOn(family, day) {
       const { from, edition } = segmentsOf(family)
       let lo = 0, hi = from.length - 1
@@ -138,6 +143,13 @@ export function createAllocator() {
   interface Cursor { volume: number; page: number; dated: number; casesInDated: number; perVolume: number }
   const paged = new Map<string, Cursor>()
   const documents = new Map<string, number>()
+  /** Pages taken by real decisions, by reporter and volume: [first, last] ranges never handed out. */
+  const reserved = new Map<string, [number, number][]>()
+  const clash = (reporter: string, volume: number, first: number, last: number) => {
+    const ranges = reserved.get(`${reporter}|${volume}`)
+    if (ranges) for (const [a, b] of ranges) if (first <= b && a <= last) return b
+    return 0
+  }
 
   function volumeOn(e: Edition, day: number): number {
     return e.firstVolume + Math.floor(Math.max(0, day - e.startDay) / 365.25 * e.perYear)
@@ -172,11 +184,21 @@ export function createAllocator() {
         if (dated > c.volume) open(c, dated, rng)
       }
       if (c.page > LAST_START_PAGE) open(c, c.volume + 1, rng)
+      // Step over the pages of real decisions in this volume.
+      for (let end = clash(e.reporter, c.volume, c.page, c.page + Math.max(1, pages) - 1); end; end = clash(e.reporter, c.volume, c.page, c.page + Math.max(1, pages) - 1)) {
+        c.page = end + 1 + rng.int(0, 3)
+        if (c.page > LAST_START_PAGE) open(c, c.volume + 1, rng)
+      }
       const first = c.page
       const last = first + Math.max(1, pages) - 1
       c.page = last + 1 + rng.int(0, Math.max(0, room(c) - pages))
       c.casesInDated++
       return { volume: c.volume, page: String(first), firstPage: first, lastPage: last }
+    },
+    /** Keeps pages `first`..`last` of a volume (a real decision's) from being handed out. */
+    reserve(reporter: string, volume: number, first: number, last: number) {
+      const key = `${reporter}|${volume}`
+      reserved.set(key, [...(reserved.get(key) ?? []), [first, last]])
     },
     /** A citation of `e` that is never handed out: an existing-looking volume, a page past the last case start. */
     fabricate(e: Edition, day: number, rng: Rng): { volume: number; page: string } {

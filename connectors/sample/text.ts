@@ -36,6 +36,8 @@ export interface OpinionPlan {
   fabricated: CiteTarget[]
   header: string[]
   authorLine: string
+  /** In a criminal case, how the prose names the accused (whichever side of the caption it is on). */
+  accused?: string
 }
 
 export type Outcome = 'affirmed' | 'reversed' | 'vacated' | 'mixed' | 'granted' | 'denied'
@@ -103,13 +105,13 @@ const FACTS = compileAll([
   '{P} moved for a new trial, which {lower} denied.',
 ])
 const FACTS_CRIMINAL = compileAll([
-  'Officers stopped the vehicle {D} was driving in {city} for a traffic violation.',
+  'Officers stopped the vehicle {X} was driving in {city} for a traffic violation.',
   'During the stop, an officer observed what appeared to be the handle of a firearm beneath the driver\'s seat.',
   'A search of the vehicle revealed a loaded handgun and a quantity of narcotics packaged for sale.',
-  '{D} was indicted and moved to suppress the evidence obtained in the search.',
+  '{X} was indicted and moved to suppress the evidence obtained in the search.',
   'After an evidentiary hearing, the court denied the motion to suppress.',
-  'The jury found {D} guilty on all counts, and the court imposed a sentence of {months} months\' imprisonment.',
-  'At sentencing, the court applied a two-level enhancement over {Dp} objection.',
+  'The jury found {X} guilty on all counts, and the court imposed a sentence of {months} months\' imprisonment.',
+  'At sentencing, the court applied a two-level enhancement over {Xp} objection.',
   'The prosecution\'s case rested principally on the testimony of a cooperating witness.',
 ])
 
@@ -162,12 +164,27 @@ const ANALYSIS = compileAll([
   '{D} also contends that {holding}.',
   'Because the inquiry is fact-intensive, it is ordinarily one for the jury.',
   'The same analysis disposes of {Pp} remaining {claim}.',
+  'The parties devote most of their briefing to {term}.',
+  'Nothing in the law of {term} requires a different result.',
+  '{P} reads the cases on {term} too broadly.',
 ])
+
+/** An area's own sentences, compiled once per area: background, discussion (with the general sentences) and standard of review. */
+interface AreaText { facts: Compiled[]; analysis: Compiled[]; standard: Compiled[] }
+const AREA_TEXT = new Map<string, AreaText>()
+function areaText(category: Category): AreaText {
+  let t = AREA_TEXT.get(category.name)
+  if (!t) {
+    t = { facts: compileAll(category.facts), analysis: [...compileAll(category.analysis), ...ANALYSIS], standard: compileAll(category.standard) }
+    AREA_TEXT.set(category.name, t)
+  }
+  return t
+}
 
 const PRINCIPLES = [
   'a court may not rewrite a statute under the guise of interpreting it', 'the party seeking relief bears the burden of proof',
   'a contract must be read as a whole, giving effect to every provision', 'an argument raised for the first time in a reply brief is forfeited',
-  'federal courts are courts of limited jurisdiction', 'the Fourth Amendment protects against unreasonable searches and seizures',
+  'federal courts are courts of limited jurisdiction', 'a court does not decide questions the parties have not presented',
   'qualified immunity protects all but the plainly incompetent or those who knowingly violate the law',
   'a statute should be construed so that effect is given to all its provisions', 'the specific governs the general',
   'a jury is presumed to follow its instructions', 'credibility determinations are for the factfinder',
@@ -178,6 +195,9 @@ const PRINCIPLES = [
 
 const CITATION_FORMS = compileAll([
   'See {CITE}.',
+  'As the court put it, "{principle}." {CITE}.',
+  '"{principle_cap}." {CITE}.',
+  'We have said before that "{principle}," {CITE}, and we say it again here.',
   'See {CITE}.',
   'See also {CITE}.',
   'Cf. {CITE}.',
@@ -260,7 +280,10 @@ export function writeOpinion(plan: OpinionPlan, rng: Rng, year: number, markup =
     motion: plan.outcome === 'granted' ? 'GRANTED' : plan.outcome === 'denied' ? 'DENIED' : 'GRANTED in part and DENIED in part',
     year0: String(year - rng.int(3, 6)), year1: String(year - rng.int(1, 3)), n: () => String(rng.int(2, 14)), months: () => String(rng.int(24, 240)),
     city: () => rng.pick(['Springfield', 'Dayton', 'Fresno', 'Tulsa', 'Omaha', 'Macon', 'Toledo', 'Provo']),
+    term: () => rng.pick(category.terms), label: category.label.toLowerCase(),
+    X: plan.accused ?? plan.d, Xp: poss(plan.accused ?? plan.d),
   }
+  const own = areaText(category)
   const say = (t: Compiled) => cap(t(ctx))
   const out: string[] = [...plan.header, plan.authorLine]
   let bytes = 0
@@ -309,10 +332,13 @@ export function writeOpinion(plan: OpinionPlan, rng: Rng, year: number, markup =
     push(say(rng.pick(OPENING[plan.voice])))
     out.push(`${ROMAN[0]}.`)
     const criminal = category.criminal
-    paragraph(criminal ? FACTS_CRIMINAL : FACTS, 3, 6, 0)
+    // Background: the area's own facts first, then the procedural history.
+    if (own.facts.length) paragraph(own.facts, Math.min(3, own.facts.length), Math.min(5, own.facts.length), 0)
+    else paragraph(criminal ? FACTS_CRIMINAL : FACTS, 3, 6, 0)
     if (rng.chance(0.6)) paragraph(criminal ? FACTS_CRIMINAL : FACTS, 2, 5, 0)
     out.push(`${ROMAN[1]}.`)
-    paragraph(plan.voice === 'trial' ? STANDARD.trial : criminal ? STANDARD.criminal : STANDARD.appellate, 1, 3, Math.min(1, queue.length))
+    const general = plan.voice === 'trial' ? STANDARD.trial : criminal ? STANDARD.criminal : STANDARD.appellate
+    paragraph(plan.voice !== 'trial' && own.standard.length && rng.chance(0.7) ? own.standard : general, 1, 3, Math.min(1, queue.length))
   }
   // Discussion until the citations are placed and the opinion has its length.
   let section = plan.kind === 'lead' ? 2 : 0
@@ -320,7 +346,7 @@ export function writeOpinion(plan: OpinionPlan, rng: Rng, year: number, markup =
   while (queue.length || bytes < plan.targetBytes) {
     if (plan.kind === 'lead' && sinceHeading >= 4 && section < ROMAN.length - 1 && rng.chance(0.3)) { out.push(`${ROMAN[section++]}.`); sinceHeading = 0 }
     const citations = queue.length ? Math.max(1, Math.ceil(queue.length / Math.max(1, Math.ceil((plan.targetBytes - bytes) / 900)))) : 0
-    paragraph(ANALYSIS, 3, 7, Math.min(citations, 3))
+    paragraph(own.analysis, 3, 7, Math.min(citations, 3))
     sinceHeading++
     if (out.length > 400) break
   }

@@ -28,7 +28,7 @@ t.test('the Supreme Court', async (t) => {
     id: 'scotus', records_court_id: null, records_has_rss_feed: null, records_rss_entry_types: '', date_last_records_contact: null,
     fjc_court_id: '', date_modified: '2024-01-01T00:00:00.000000+00:00', in_use: true, has_opinion_scraper: false, has_oral_argument_scraper: false,
     position: court('scotus').position, citation_string: 'SCOTUS', short_name: 'Supreme Court', full_name: 'Supreme Court of the United States',
-    url: 'http://supremecourt.gov/', start_date: '1789-09-24', end_date: null, jurisdiction: 'F', parent_court_id: null, appeals_to_ids: [],
+    url: 'http://supremecourt.gov/', start_date: '1789-09-24', end_date: null, jurisdiction: 'F', parent_court_id: null, appeals_to_ids: [], notes: null,
   })
 })
 

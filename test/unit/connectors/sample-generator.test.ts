@@ -21,6 +21,7 @@ import { createEntityCodec } from '../../../schemas/events/entity-codec.js'
 import { catalogue } from '../../../schemas/catalogue/index.js'
 import { columnOf } from '../../../schemas/define.js'
 import { extractCitations } from '../../../domain/citations/index.js'
+import { LANDMARKS } from '../../../connectors/sample/landmarks.js'
 
 const courts = loadCourts()
 const courtIds = new Set(courts.map((c) => c.id))
@@ -36,6 +37,8 @@ const DERIVED: Record<string, string[]> = { clusters: ['citation_count'] }
 /** Resources users make (the users, and everything only its owner reads), none in the sample; and those the citation network derives. */
 const USER_MADE = ['users', ...catalogue.stored.filter((r) => r.access === 'owner').map((r) => r.name)]
 const PROCESSOR_MADE = ['opinions-cited', 'citation-texts', 'citation-counts']
+/** Internal resources only the bulk data carries (the reference's courthouses, race codes, parentheticals, unmatched citations): no sample records. */
+const BULK_ONLY = ['courthouses', 'races', 'parentheticals', 'unmatched-citations']
 /** The day the tested corpora are taken: a Wednesday, so "this week" and "this month" are both under way. */
 const TODAY = '2026-11-18'
 
@@ -54,6 +57,8 @@ function counts(opinions: number, seed = 1): Record<string, number> {
 }
 const of = (r: Run, resource: string) => r.records.filter((x) => x.resource === resource).map((x) => x.record)
 const CASE_LAW = ['dockets', 'clusters', 'citations', 'opinions', 'audio']
+/** Real landmark decisions, by name: the sample decides them on their real dates, some before the generated ones begin (1950). */
+const LANDMARK = new Map(LANDMARKS.map((l) => [l.name, l]))
 
 const corpus = run(1500)
 
@@ -118,7 +123,7 @@ t.test('ids run from 1 per resource; references point at records emitted before 
   t.equal(bad, 0, `${checked} references checked`)
   t.ok(skipped.length > 0, `cluster ids ${skipped.join(', ')} skipped`)
   t.same([...redirected].sort((a, b) => a - b), skipped, 'exactly the skipped cluster ids are redirected')
-  for (const r of catalogue.stored.map((x) => x.name).filter((x) => x !== 'courts' && !USER_MADE.includes(x) && !PROCESSOR_MADE.includes(x))) t.ok(last.get(r), `some ${r}`)
+  for (const r of catalogue.stored.map((x) => x.name).filter((x) => x !== 'courts' && !USER_MADE.includes(x) && !PROCESSOR_MADE.includes(x) && !BULK_ONLY.includes(x))) t.ok(last.get(r), `some ${r}`)
   const firstDocket = corpus.records.findIndex((r) => r.resource === 'dockets')
   t.notOk(corpus.records.slice(firstDocket).some((r) => ['people', 'schools', 'positions', 'financial-disclosures'].includes(r.resource)), 'the judges come first, then the cases')
 })
@@ -126,7 +131,7 @@ t.test('ids run from 1 per resource; references point at records emitted before 
 t.test('every stored resource has records, but those users make and those the processors derive', async (t) => {
   const present = new Set(corpus.records.map((r) => r.resource))
   present.add('courts') // published by the driver from the court data set
-  const expected = catalogue.stored.map((r) => r.name).filter((r) => !USER_MADE.includes(r) && !PROCESSOR_MADE.includes(r))
+  const expected = catalogue.stored.map((r) => r.name).filter((r) => !USER_MADE.includes(r) && !PROCESSOR_MADE.includes(r) && !BULK_ONLY.includes(r))
   t.same([...present].sort(), expected.sort())
   for (const r of ['alerts', 'docket-alerts', 'prayers', 'archive-fetch', 'memberships', 'archive']) t.ok(USER_MADE.includes(r), `${r} is made by users`)
 })
@@ -292,7 +297,12 @@ t.test('parallel citations: real reporters in force on the decision date, fittin
     const reporter = String(c.reporter)
     const ranges = editions.get(reporter)
     if (!ranges) { t.fail(`${reporter} is not in reporters.json`); continue }
-    if (!ranges.some((r) => r.start <= date && date <= r.end && TYPES[r.type] === c.type)) t.fail(`${reporter} (type ${c.type}) on ${date}`)
+    const landmark = cluster.date_filed_is_approximate ? LANDMARK.get(String(cluster.case_name)) : undefined
+    if (landmark?.cite) {
+      // A landmark carries its real citation, in the reporter's numbering even before the reporters data has the reporter begin (5 U.S. 137, 1803).
+      if (`${c.volume} ${reporter} ${c.page}` !== `${landmark.cite.volume} ${landmark.cite.reporter} ${landmark.cite.page}`) t.fail(`${cluster.case_name}: ${c.volume} ${reporter} ${c.page}`)
+      if (!ranges.some((r) => (r.start <= date || date < '1875') && date <= r.end && TYPES[r.type] === c.type)) t.fail(`${reporter} (type ${c.type}) on ${date}`)
+    } else if (!ranges.some((r) => r.start <= date && date <= r.end && TYPES[r.type] === c.type)) t.fail(`${reporter} (type ${c.type}) on ${date}`)
     if (fits[kind] && !fits[kind].test(reporter)) t.fail(`${court} reported in ${reporter}`)
     if (kind === 'state' && ![2, 3, 7].includes(c.type as number)) t.fail(`state court ${court} reported in ${reporter}`)
     if (reporter === 'F.3d' && date < '1993-01-01') t.fail(`F.3d on ${date}`)
@@ -427,9 +437,14 @@ t.test('the corpus looks like case law', async (t) => {
   for (const o of opinions) perCluster.set(o.cluster_id, (perCluster.get(o.cluster_id) ?? 0) + 1)
   t.ok([...perCluster.values()].every((n) => n >= 1 && n <= 3), 'one to three opinions per cluster')
   t.ok(clusters.filter((c) => c.precedential_status === 'Published').length / clusters.length > 0.7, 'mostly published')
-  const decades = new Set(clusters.map((c) => String(c.date_filed).slice(0, 3)))
-  t.same([...decades].sort(), ['195', '196', '197', '198', '199', '200', '201', '202'], 'decided from the 1950s to the 2020s')
-  t.ok(clusters.every((c) => String(c.date_filed) >= '1950-01-01' && String(c.date_filed) < TODAY))
+  // Landmarks are the clusters dated approximately (their real year, a day of it); a generated case may share a landmark's name (United States v. Jones).
+  const generated = clusters.filter((c) => !c.date_filed_is_approximate), landmarks = clusters.filter((c) => c.date_filed_is_approximate)
+  const decades = new Set(generated.map((c) => String(c.date_filed).slice(0, 3)))
+  t.same([...decades].sort(), ['195', '196', '197', '198', '199', '200', '201', '202'], 'generated decisions from the 1950s to the 2020s')
+  t.ok(generated.every((c) => String(c.date_filed) >= '1950-01-01' && String(c.date_filed) < TODAY))
+  t.ok(landmarks.length >= 40, `${landmarks.length} landmark decisions`)
+  t.ok(landmarks.every((c) => Number(String(c.date_filed).slice(0, 4)) === LANDMARK.get(String(c.case_name))?.year), 'each a real decision, in its real year')
+  t.ok(landmarks.some((c) => String(c.date_filed) < '1950'), 'some decided before 1950')
   const names = dockets.map((d) => String(d.case_name))
   for (const re of [/^United States v\. /, /^State v\. /, /^People v\. /, /^Commonwealth v\. /, /^In re /, /^\w+ v\. [\w ]+ (Co\.|Inc\.|LLC|Corp\.)/]) t.ok(names.some((n) => re.test(n)), `a case named like ${re}`)
   const sizes = opinions.map((o) => String(o.plain_text).length)
