@@ -9,7 +9,7 @@ import { docketNumber } from './cases.js'
 import type { SampleContext } from './context.js'
 import { isoDay, yearOf } from './dates.js'
 import type { SampleRecord } from './records.js'
-import type { Judge } from './bench.js'
+import type { Judge } from './judges.js'
 import type { Category } from './vocabulary.js'
 
 /** The lower court's record of an appeal filed on `filedDay`. */

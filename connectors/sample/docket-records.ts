@@ -4,7 +4,7 @@
  * tags, bankruptcy details, and for an archive docket its parties and entries); dockets the
  * archive holds without a decision; and the stored columns of a docket row.
  */
-import type { Judge } from './bench.js'
+import type { Judge } from './judges.js'
 import { caseParties, docketNumber, type Parties } from './cases.js'
 import { slugify } from './context.js'
 import type { PoolCourt } from './court-pool.js'

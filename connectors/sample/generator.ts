@@ -20,8 +20,8 @@
  * syllabus or summary and opinion text agree with; real landmark decisions (landmarks.ts) are
  * decided among the generated ones on their real dates, and later opinions of their area cite them.
  */
-import type { Judge } from './bench.js'
-import { generateBench, type Bench } from './bench.js'
+import type { Judge } from './judges.js'
+import { generateBench, type Bench } from './judges.js'
 import { caseParties, namedParties } from './cases.js'
 import { createCitationIndex, type Citable } from './citing.js'
 import type { SampleContext } from './context.js'

@@ -4,7 +4,7 @@
  * disposition, the caption and author lines of its opinions, its syllabus (Supreme Court) or
  * summary, and how later opinions write its court and date in a citation.
  */
-import type { Judge } from './bench.js'
+import type { Judge } from './judges.js'
 import type { Family, PoolCourt } from './court-pool.js'
 import { bluebookDate, dayOf, isoDay, longDate } from './dates.js'
 import type { Rng } from './random.js'

@@ -3,7 +3,7 @@
  * reporters and judges, what later opinions may cite, the landmarks still to decide; and the
  * decided case and its docket as they pass from one part to the next.
  */
-import type { Bench, Judge } from './bench.js'
+import type { Bench, Judge } from './judges.js'
 import type { Parties } from './cases.js'
 import type { CitationIndex } from './citing.js'
 import type { SampleContext } from './context.js'
