@@ -46,17 +46,42 @@ ingest.command('sample')
       console.log(JSON.stringify(s, null, 2))
     } finally { await rt.close() }
   })
-ingest.command('bulk <dir>')
-  .description('Publish the reference bulk-data CSV files found in <dir> (.csv or .csv.bz2). Bad rows go to a dead-letter file.')
+ingest.command('bulk <inputs...>')
+  .description('Publish the reference\'s bulk-data files (folders of them, or files: .csv or .csv.bz2, any of its three CSV formats, all 33 tables). A snapshot over existing data updates it; an interrupted run started again with the same inputs resumes. Bad rows go to a dead-letter file; a bad file is reported and the others still load.')
   .option('--dead-letters <file>', 'where refused rows are written (JSON lines)')
-  .action(async (dir: string, o: { deadLetters?: string }) => {
+  .option('--prune', 'delete the rows of each resource that its files in this run no longer hold (a full snapshot)')
+  .option('--restart', 'ignore what an interrupted run of the same inputs left and start over')
+  .option('--format <format>', 'the CSV format of every file instead of telling it from the content: backslash (current), backtick (2024) or csv (before 2024-07)')
+  .option('--checkpoint-every <rows>', 'rows between two checkpoints of a file', int, 50_000)
+  .action(async (inputs: string[], o: { deadLetters?: string; prune?: boolean; restart?: boolean; format?: string; checkpointEvery: number }) => {
+    if (o.format && !['backslash', 'backtick', 'csv'].includes(o.format)) throw new InvalidArgumentError('--format takes backslash, backtick or csv')
     const rt = createRuntime()
     try {
       await prepare(rt)
       const { ingestBulk } = await import('../connectors/drivers/bulk.js')
-      const s = await ingestBulk(rt, dir, { deadLetterPath: o.deadLetters })
+      const s = await ingestBulk(rt, inputs, { deadLetterPath: o.deadLetters, prune: o.prune, restart: o.restart, dialect: o.format as 'backslash' | undefined, checkpointEvery: o.checkpointEvery })
+      for (const f of s.files) {
+        console.error(`${f.file}: ${f.error ? `FAILED: ${f.error}` : 'ok'}; ${f.rows} rows${f.resumed ? ` (${f.resumed} published by the interrupted run)` : ''}, ${f.refused} refused${f.dialect ? `; ${f.dialect}` : ''}`)
+      }
       console.log(JSON.stringify(s, null, 2))
-      if (s.refused) process.exitCode = 2
+      if (s.refused || s.failedFiles) process.exitCode = 2
+    } finally { await rt.close() }
+  })
+
+const exporter = program.command('export').description('Write the current state of the tables out as files.')
+exporter.command('bulk <dir>')
+  .description('Write the reference\'s 33 bulk tables into <dir>: reference-csv (<file>-<date>.csv.bz2 in the reference\'s current format, loadable with its own \\COPY, plus schema.sql), parquet (<file>.parquet) or jsonl (<resource>.jsonl, what `publish` reads back); and manifest.json (rows, bytes, sha256 per file).')
+  .option('--resources <list>', 'comma-separated file, table or resource names (e.g. opinions,courts); all when absent')
+  .option('--format <format>', 'reference-csv, parquet or jsonl', 'reference-csv')
+  .action(async (dir: string, o: { resources?: string; format: string }) => {
+    const { EXPORT_FORMATS } = await import('../connectors/bulk/export/index.js')
+    if (!(EXPORT_FORMATS as readonly string[]).includes(o.format)) throw new InvalidArgumentError(`unknown format ${o.format}; one of ${EXPORT_FORMATS.join(', ')}`)
+    const rt = createRuntime()
+    try {
+      await prepare(rt)
+      const { runBulkExport, manifestSummary } = await import('../connectors/drivers/export.js')
+      const m = await runBulkExport(rt.db, dir, { format: o.format as 'reference-csv', resources: o.resources?.split(',') })
+      console.log(JSON.stringify(manifestSummary(m), null, 2))
     } finally { await rt.close() }
   })
 

@@ -24,7 +24,7 @@ export interface Source {
 }
 
 let found: string | undefined
-/** The bzip2 decompressor this machine has: lbzip2 when on the PATH, else bzip2. `LDS_BZIP2` overrides. */
+/** The bzip2 program this machine has (it both compresses and decompresses): lbzip2 when on the PATH, else bzip2. `LDS_BZIP2` overrides. */
 export function bzip2Command(): string {
   if (process.env.LDS_BZIP2) return process.env.LDS_BZIP2
   found ??= spawnSync('lbzip2', ['--version'], { stdio: 'ignore' }).error ? 'bzip2' : 'lbzip2'
