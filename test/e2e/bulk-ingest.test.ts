@@ -126,11 +126,18 @@ t.test('a run killed mid-file and started again with the same arguments loses an
   const N = 30_000
   writeBulkFile(dir, 'dockets-2025-03-31.csv.bz2', DOCKETS, Array.from({ length: N }, (_, i) => [i + 1, TS, TS, 1, `Docket ${i + 1} ${'x'.repeat(200)}`, 'scotus']))
   const env = { ...process.env, LDS_TOPIC_PREFIX: rt.cfg.topicPrefix, CLICKHOUSE_DATABASE: rt.cfg.clickhouseDatabase, LDS_DATA_DIR: rt.cfg.dataDir, LOG_LEVEL: 'error' }
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/lds-cli.ts', 'ingest', 'bulk', dir, '--checkpoint-every', '2000', '--dead-letters', path.join(dir, 'dead.jsonl')], { cwd: PROJECT_ROOT, env, stdio: 'ignore' })
-  const exited = new Promise((resolve) => child.on('exit', resolve))
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/lds-cli.ts', 'ingest', 'bulk', dir, '--checkpoint-every', '2000', '--dead-letters', path.join(dir, 'dead.jsonl')], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] })
+  let stderr = ''
+  child.stderr!.on('data', (d) => { stderr = (stderr + d).slice(-4000) })
+  let exitCode: number | null | undefined
+  const exited = new Promise((resolve) => child.on('exit', (code) => { exitCode = code; resolve(code) }))
   const cpDir = path.join(rt.cfg.dataDir, 'bulk-checkpoints')
   const marked = () => existsSync(cpDir) && readdirSync(cpDir).some((f) => f.endsWith('.json') && /"records":([1-9]\d{3,})/.test(readFileSync(path.join(cpDir, f), 'utf8')))
-  await waitFor(async () => marked(), 'a checkpoint of the first run', 120_000, 20)
+  // Polled by hand: a first run that ends early fails the test at once, with what it said.
+  for (const deadline = Date.now() + 240_000; !marked(); await new Promise((r) => setTimeout(r, 20))) {
+    if (exitCode !== undefined) throw new Error(`the first run ended (exit ${exitCode}) before it could be killed: ${stderr}`)
+    if (Date.now() > deadline) throw new Error(`no checkpoint of the first run after 240 s: ${stderr}`)
+  }
   child.kill('SIGKILL')
   await exited
   const s = await ingest(rt, dir, { checkpointEvery: 2000 })
