@@ -31,6 +31,12 @@ export function bzip2Command(): string {
   return found
 }
 
+/** The line of the decompressor's stderr that says what is wrong ("Compressed file ends unexpectedly"). */
+function firstComplaint(stderr: string): string {
+  const lines = stderr.split('\n').map((l) => l.trim().replace(/;$/, '')).filter(Boolean)
+  return lines.find((l) => /^l?bzip2: /.test(l))?.replace(/^l?bzip2: /, '') ?? lines[0] ?? 'no message'
+}
+
 export function openSource(file: string): Source {
   let bytes = 0
   const compressed = /\.bz2$/i.test(file)
@@ -75,7 +81,7 @@ export function openSource(file: string): Source {
     async finished() {
       const code = await exited
       if (failure) throw failure
-      if (code !== 0) throw new Error(`${command} could not decompress ${path.basename(file)} (exit ${code}): ${stderr.trim().split('\n').pop()}`)
+      if (code !== 0) throw new Error(`${command} could not decompress ${path.basename(file)} (exit ${code}): ${firstComplaint(stderr)}`)
     },
     close() {
       closing = true
