@@ -18,33 +18,23 @@
  * Also a library: `infraUp(cfg, log, only?)` (returns the names of the services this call
  * started) and `infraDown(cfg, log, only?)`, for `npm start` and test setup.
  */
-import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { loadConfig, type Config } from '../core/config.js'
 import type { LocalService, ServiceStatus } from './service.js'
 import { kafka } from './kafka-server.js'
 import { registry } from './registry-server.js'
+import { clickhouse } from './clickhouse-server.js'
 
 export type Log = (msg: string) => void
 
-const HERE = path.dirname(fileURLToPath(import.meta.url))
 export const SERVICE_NAMES = ['kafka', 'registry', 'clickhouse'] as const
 
 export class UsageError extends Error {}
 
-/** kafka, registry, then clickhouse (from ./clickhouse.ts, skipped with a warning while it does not exist). */
-export async function loadServices(log?: Log): Promise<LocalService[]> {
-  const services: LocalService[] = [kafka, registry]
-  if (existsSync(path.join(HERE, 'clickhouse.ts')) || existsSync(path.join(HERE, 'clickhouse.js'))) {
-    const spec = './clickhouse-server.js' // a variable: this module must load (and type-check) without it
-    const mod = (await import(spec)) as { clickhouse?: LocalService }
-    if (mod.clickhouse) services.push(mod.clickhouse)
-    else log?.('warning: infra/clickhouse-server.ts does not export `clickhouse`; skipping ClickHouse')
-  } else {
-    log?.('warning: infra/clickhouse-server.ts does not exist yet; skipping ClickHouse')
-  }
-  return services
+/** kafka, registry, then clickhouse: the order they start in (and stop in reverse). */
+export async function loadServices(_log?: Log): Promise<LocalService[]> {
+  return [kafka, registry, clickhouse]
 }
 
 async function pick(log: Log, only?: readonly string[]): Promise<LocalService[]> {
