@@ -49,25 +49,35 @@ import { copyDocketsToPostgres } from './lib/pg-copy.js'
 import { summarizeProfile, formatSummary, type Window, type WindowSummary } from './lib/profile.js'
 import { readModelPath } from '../api/read-model/consumer.js'
 import { storeFileName } from '../api/read-model/store.js'
+import { mulberry32 } from '../test/kit/random.js'
+import { parseFlags } from '../test/kit/args.js'
 
 // ------------------------------------------------------------------------------ flags
 
-const argv = process.argv.slice(2)
-const has = (name: string) => argv.includes(`--${name}`)
-const num = (name: string, dflt: number) => {
-  const i = argv.indexOf(`--${name}`)
-  if (i < 0) return dflt
-  const n = Number(String(argv[i + 1]).replace(/_/g, ''))
-  if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} needs a positive number`)
-  return n
+const flags = parseFlags('npx tsx bench/api.ts', ({ quick }) => ({
+  quick: { type: 'boolean', help: 'small sizes' },
+  opinions: { type: 'number', default: quick ? 20_000 : 100_000, help: 'opinions in the data set' },
+  seconds: { type: 'number', default: quick ? 3 : 10, help: 'seconds per case and round' },
+  rounds: { type: 'number', default: quick ? 1 : 3, help: 'rounds (medians reported)' },
+  connections: { type: 'number', default: 64, help: 'autocannon connections' },
+  changes: { type: 'number', default: 50, help: 'changes timed for visibility' },
+  reload: { type: 'boolean', help: 'load the data set again' },
+  'no-pg': { type: 'boolean', help: 'skip the PostgreSQL peer' },
+  profile: { type: 'boolean', help: 'run the API with --cpu-prof' },
+  prefix: { type: 'string', default: 'bench.api', help: 'topics NAME.* and database NAME (dots as _)' },
+  citations: { type: 'boolean', help: 'also run the citation network while loading' },
+  clean: { type: 'boolean', help: 'remove the data set of --prefix first' },
+}))
+for (const name of ['opinions', 'seconds', 'rounds', 'connections', 'changes'] as const) {
+  if (!(flags[name] > 0)) throw new Error(`--${name} needs a positive number`)
 }
-const quick = has('quick')
-const OPINIONS = num('opinions', quick ? 20_000 : 100_000)
-const SECONDS = num('seconds', quick ? 3 : 10)
-const ROUNDS = num('rounds', quick ? 1 : 3)
-const CONNECTIONS = num('connections', 64)
+const has = (name: 'reload' | 'no-pg' | 'profile' | 'citations' | 'clean') => flags[name]
+const OPINIONS = flags.opinions
+const SECONDS = flags.seconds
+const ROUNDS = flags.rounds
+const CONNECTIONS = flags.connections
 const WARMUP = Math.min(2, Math.max(1, SECONDS / 3))
-const CHANGES = num('changes', 50)
+const CHANGES = flags.changes
 const RELOAD = has('reload')
 const USE_PG = !has('no-pg')
 const PROFILE = has('profile')
@@ -80,7 +90,7 @@ const load = () => os.loadavg().map((l) => l.toFixed(1)).join(' ')
 
 stopChildrenOnExit()
 /** --prefix NAME runs on topics `NAME.*` and database NAME (dots as _), e.g. for a second data set. */
-const PREFIX = (() => { const i = argv.indexOf('--prefix'); return i >= 0 ? String(argv[i + 1]).replace(/\.+$/, '') : 'bench.api' })()
+const PREFIX = flags.prefix.replace(/\.+$/, '')
 if (!/^[a-z][a-z0-9_.]*$/.test(PREFIX)) throw new Error('--prefix: lower-case letters, digits, dots and _')
 const benchEnv = { LDS_TOPIC_PREFIX: `${PREFIX}.`, CLICKHOUSE_DATABASE: PREFIX.replace(/\./g, '_'), LOG_LEVEL: 'warn' }
 const tag = PREFIX === 'bench.api' ? 'api' : PREFIX.replace(/\./g, '_')
@@ -90,17 +100,8 @@ const stoppables: Stoppable[] = []
 
 // ------------------------------------------------------------------------------ helpers
 
-/** Seeded PRNG (mulberry32): the same ids and filters on every run. */
-function rng(seed: number) {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+/** Seeded PRNG: the same ids and filters on every run. */
+const rng = mulberry32
 const DAY = 86_400_000
 const dayNumber = (iso: string) => Math.floor(Date.parse(`${iso}T00:00:00Z`) / DAY)
 const isoOf = (day: number) => new Date(day * DAY).toISOString().slice(0, 10)

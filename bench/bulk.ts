@@ -19,13 +19,14 @@ import { createLogger } from '../core/logger.js'
 import { createRuntime, prepare, removeDeployment } from '../bin/runtime.js'
 import { ingestBulk } from '../connectors/drivers/bulk.js'
 import { opinionsFile, hasCommand } from './lib/bulk-opinions.js'
+import { parseFlags } from '../test/kit/args.js'
 
-const arg = (name: string, dflt: number) => {
-  const i = process.argv.indexOf(`--${name}`)
-  return i > 0 ? Number(process.argv[i + 1]) : dflt
-}
-const MB = arg('mb', 50)
-const KEEP = process.argv.includes('--keep')
+const flags = parseFlags('npx tsx bench/bulk.ts', {
+  mb: { type: 'number', default: 50, help: 'compressed MB of the generated opinions file' },
+  keep: { type: 'boolean', help: 'keep the throwaway deployment at the end' },
+})
+const MB = flags.mb
+const KEEP = flags.keep
 const log = (m: string) => console.log(m)
 
 interface Timed { seconds: number; cpu: number }

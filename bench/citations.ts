@@ -23,17 +23,24 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { extractCitations, warmUp, type FoundCitation } from '../domain/citations/index.js'
+import { mulberry32, pick as pickOf, intBetween } from '../test/kit/random.js'
+import { parseFlags } from '../test/kit/args.js'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const repo = path.resolve(here, '..')
-const args = process.argv.slice(2)
-const argVal = (name: string) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : undefined }
-const quick = args.includes('--quick')
-const targetMb = Number(argVal('--mb') ?? (quick ? 0.5 : 3))
-const runs = Number(argVal('--runs') ?? (quick ? 3 : 5))
-const useEyecite = !args.includes('--no-eyecite')
+const flags = parseFlags('npx tsx bench/citations.ts', ({ quick }) => ({
+  quick: { type: 'boolean', help: 'small sizes' },
+  mb: { type: 'number', default: quick ? 0.5 : 3, help: 'MB of generated text' },
+  runs: { type: 'number', default: quick ? 3 : 5, help: 'timed runs (the median is reported)' },
+  'no-eyecite': { type: 'boolean', help: 'skip the eyecite peer' },
+  'eyecite-chars': { type: 'number', default: quick ? 100_000 : 300_000, help: 'characters of the text given to eyecite' },
+  'save-text': { type: 'string', default: '', help: 'also write the generated text to this file' },
+}))
+const targetMb = flags.mb
+const runs = flags.runs
+const useEyecite = !flags['no-eyecite']
 /** eyecite runs at ~10 k chars/s here, so it gets a prefix of the text (ours is timed on the same prefix) */
-const eyeChars = Number(argVal('--eyecite-chars') ?? (quick ? 100_000 : 300_000))
+const eyeChars = flags['eyecite-chars']
 
 const log = (s: string) => process.stdout.write(s + '\n')
 const progress = (label: string, done: number, total: number, note = '') => {
@@ -45,17 +52,6 @@ const progress = (label: string, done: number, total: number, note = '') => {
 
 // ---------------------------------------------------------------------------------------------
 // text
-
-function rng(seed: number) {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 interface Ed { key: string; strings: string[]; start: number; end: number }
 
@@ -104,10 +100,10 @@ const LAWS = ['42 U.S.C. § 1983', '28 U.S.C. § 1331', '18 U.S.C. § 922(g)', '
 const JOURNALS = ['Harv. L. Rev.', 'Yale L.J.', 'Colum. L. Rev.', 'Stan. L. Rev.', 'U. Chi. L. Rev.', 'Mich. L. Rev.', 'Cal. L. Rev.']
 
 function buildText(targetChars: number): { text: string; planted: number } {
-  const r = rng(20240611)
+  const r = mulberry32(20240611)
   const { common, all, examples } = loadEditions()
-  const pick = <T,>(xs: T[]): T => xs[Math.floor(r() * xs.length)]
-  const int = (lo: number, hi: number) => lo + Math.floor(r() * (hi - lo + 1))
+  const pick = <T,>(xs: readonly T[]): T => pickOf(r, xs)
+  const int = (lo: number, hi: number) => intBetween(r, lo, hi)
   const sentence = () => {
     const n = int(8, 22)
     const w: string[] = []
@@ -166,7 +162,7 @@ log(`building text (~${targetMb} MB, deterministic)…`)
 const t0 = performance.now()
 const { text, planted } = buildText(Math.round(targetMb * 1024 * 1024))
 log(`  ${text.length.toLocaleString()} chars, ${planted.toLocaleString()} planted citations, built in ${(performance.now() - t0).toFixed(0)} ms`)
-if (argVal('--save-text')) writeFileSync(argVal('--save-text')!, text)
+if (flags['save-text']) writeFileSync(flags['save-text'], text)
 
 const tLoad = performance.now()
 const size = warmUp()

@@ -2,9 +2,10 @@
 import { spawnSync } from 'node:child_process'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { parseFlags } from '../test/kit/args.js'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
-const quick = process.argv.includes('--quick')
+const { quick } = parseFlags('npm run bench --', { quick: { type: 'boolean', help: 'small sizes' } })
 const runs: [string, string[]][] = [
   ['citations.ts', quick ? ['--quick'] : []],
   ['ingest.ts', quick ? ['--opinions', '100000'] : []],

@@ -43,28 +43,28 @@ import { searchTables } from '../domain/search/tables.js'
 import { searchSql, countSql, statsSql, type SearchStats } from '../domain/search/query-sql.js'
 import { writeIndexRows } from '../streams/search/indexer.js'
 import { parseQuery } from '../domain/search/parse.js'
+import { mulberry32 } from '../test/kit/random.js'
+import { parseFlags } from '../test/kit/args.js'
 
-const arg = (name: string, dflt: string) => {
-  const i = process.argv.indexOf(`--${name}`)
-  return i > 0 ? process.argv[i + 1] : dflt
-}
-const N = Number(arg('docs', '200000'))
-const QUERIES = Number(arg('queries', '40'))
-const ONLY = new Set(arg('only', 'A,B,C,P').split(','))
-const FINAL = arg('final', '1') !== '0'
-const KEEP = process.argv.includes('--keep')
+const flags = parseFlags('npx tsx bench/search-machinery.ts', {
+  docs: { type: 'number', default: 200_000, help: 'synthetic documents' },
+  queries: { type: 'number', default: 40, help: 'queries per kind' },
+  only: { type: 'string', default: 'A,B,C,P', help: 'layouts to run' },
+  final: { type: 'string', default: '1', help: '0 reads without FINAL' },
+  keep: { type: 'boolean', help: 'keep the database at the end' },
+})
+const N = flags.docs
+const QUERIES = flags.queries
+const ONLY = new Set(flags.only.split(','))
+const FINAL = flags.final !== '0'
+const KEEP = flags.keep
 const DB = 'lds_searchbench'
 const BATCH = 20_000
 
 // ---------------------------------------------------------------- synthetic corpus
 
-let seed = 0x9e3779b9
-function rnd(): number {
-  seed |= 0; seed = (seed + 0x6d2b79f5) | 0
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-}
+/** One seeded stream for the whole corpus (the same documents on every run). */
+let rnd = mulberry32(0x9e3779b9)
 const SYL = 'ba be bi bo bu da de di do du fa fe fi ka ke ki ko la le li lo lu ma me mi mo mu na ne ni no nu pa pe pi po ra re ri ro ru sa se si so su ta te ti to tu va ve vi za ze zo ex ant ion ment'.split(' ')
 function vocabulary(n: number, minSyl: number): string[] {
   const seen = new Set<string>()
@@ -449,7 +449,7 @@ async function main(): Promise<void> {
   // documents are generated batch by batch (the same ones for every layout: the generator is
   // re-seeded per batch), so 1M documents never sit in memory at once
   const batch = (start: number): RawDoc[] => {
-    seed = (start * 2654435761) | 1
+    rnd = mulberry32((start * 2654435761) | 1)
     const out: RawDoc[] = []
     for (let id = start; id < start + BATCH && id <= N; id++) out.push(makeDoc(id))
     return out

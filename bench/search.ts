@@ -69,25 +69,44 @@ import { stopChildrenOnExit, treeCpuMsOf } from './lib/children.js'
 import { startIndexRowsWrite } from '../streams/search/indexer.js'
 import { compactSearchType } from '../streams/search/compaction.js'
 import { measureFromTopics, describeFromTopics, type FromTopicsResult } from './lib/search-from-topics.js'
+import { parseFlags } from '../test/kit/args.js'
+import { waitFor } from '../test/kit/wait-for.js'
 
-const argv = process.argv.slice(2)
-const arg = (name: string, dflt: string) => { const i = argv.indexOf(`--${name}`); return i >= 0 ? argv[i + 1] : dflt }
-const QUICK = argv.includes('--quick')
-const N = Number(arg('docs', QUICK ? '100000' : '1000000'))
-const QUERIES = Number(arg('queries', '40'))
-const BATCH = Number(arg('batch', '5000'))
-const INFLIGHT = Number(arg('inflight', '2'))
-const REPS = Number(arg('reps', '3'))
-const PEER_TIMEOUT_MS = Number(arg('peer-timeout-ms', '30000'))
+const flags = parseFlags('npx tsx bench/search.ts', ({ quick }) => ({
+  quick: { type: 'boolean', help: 'small sizes' },
+  docs: { type: 'number', default: quick ? 100_000 : 1_000_000, help: 'synthetic opinions' },
+  queries: { type: 'number', default: 40, help: 'queries per kind' },
+  batch: { type: 'number', default: 5_000, help: 'documents per indexing batch' },
+  inflight: { type: 'number', default: 2, help: 'batches\' inserts in flight' },
+  reps: { type: 'number', default: 3, help: 'runs of each query' },
+  'peer-timeout-ms': { type: 'number', default: 30_000, help: 'PostgreSQL statement timeout' },
+  'no-peer': { type: 'boolean', help: 'skip the PostgreSQL peer' },
+  keep: { type: 'boolean', help: 'keep the database and query samples' },
+  reuse: { type: 'boolean', help: 'reuse the kept database (implies --keep and --no-peer)' },
+  reindex: { type: 'number', default: 0, help: 'share of the documents to index again, 0 to 1' },
+  db: { type: 'string', default: 'lds_bench_search', help: 'ClickHouse database' },
+  'topics-opinions': { type: 'number', default: quick ? 20_000 : 100_000, help: 'opinions of the from-topics case' },
+  'topics-seed': { type: 'number', default: 7, help: 'sample generator seed of the from-topics case' },
+  'topics-prefix': { type: 'string', default: 'bench.search', help: 'topic prefix of the from-topics case' },
+  indexers: { type: 'number', default: 1, help: 'search-index processes in the from-topics case' },
+  'no-topics': { type: 'boolean', help: 'skip the from-topics case' },
+  'only-topics': { type: 'boolean', help: 'run the from-topics case only' },
+}))
+const N = flags.docs
+const QUERIES = flags.queries
+const BATCH = flags.batch
+const INFLIGHT = flags.inflight
+const REPS = flags.reps
+const PEER_TIMEOUT_MS = flags['peer-timeout-ms']
 const CHUNK = 50_000
-const PEER = !argv.includes('--no-peer') && !argv.includes('--reuse')
-const REUSE = argv.includes('--reuse')
-const KEEP = argv.includes('--keep') || REUSE
-const REINDEX = Number(arg('reindex', '0'))
+const PEER = !flags['no-peer'] && !flags.reuse
+const REUSE = flags.reuse
+const KEEP = flags.keep || REUSE
+const REINDEX = flags.reindex
 if (!(REINDEX >= 0 && REINDEX <= 1)) throw new Error('--reindex takes a share of the documents, 0 to 1')
-const DB = arg('db', 'lds_bench_search')
-const TOPICS_OPINIONS = argv.includes('--no-topics') || REUSE ? 0 : Number(arg('topics-opinions', QUICK ? '20000' : '100000'))
-const TOPICS = { seed: Number(arg('topics-seed', '7')), prefix: arg('topics-prefix', 'bench.search'), indexers: Number(arg('indexers', '1')) }
+const DB = flags.db
+const TOPICS_OPINIONS = flags['no-topics'] || REUSE ? 0 : flags['topics-opinions']
+const TOPICS = { seed: flags['topics-seed'], prefix: flags['topics-prefix'], indexers: flags.indexers }
 const TYPE = 'o' as const
 
 const cfg = loadConfig()
@@ -224,18 +243,17 @@ async function loadClickHouse(db: Db, samples: string[][]): Promise<LoadResult> 
  * queries over 12 parts while merges went on). Returns the active part counts.
  */
 async function settle(db: Db, maxMs: number): Promise<string> {
-  const t0 = performance.now()
   let last = ''
   let quiet = 0
-  for (;;) {
+  // Settled: no merge running and the same parts three readings in a row; past maxMs, measure anyway.
+  await waitFor(async () => {
     const [m] = await db.query<{ n: number; parts: number }>(sql`SELECT (SELECT count() FROM system.merges WHERE database = ${DB}) AS n,
       (SELECT count() FROM system.parts WHERE database = ${DB} AND active) AS parts`)
     const state = `${m.parts}`
     quiet = Number(m.n) === 0 && state === last ? quiet + 1 : 0
     last = state
-    if (quiet >= 3 || performance.now() - t0 > maxMs) break
-    await new Promise((r) => setTimeout(r, 2000))
-  }
+    return quiet >= 3
+  }, 'merges to settle', maxMs, 2000).catch(() => false)
   const parts = await db.query<{ t: string; n: number; size: string }>(sql`SELECT table AS t, count() AS n, formatReadableSize(sum(bytes_on_disk)) AS size FROM system.parts WHERE database = ${DB} AND active GROUP BY table ORDER BY table`)
   return parts.map((p) => `${p.t}: ${p.n} parts, ${p.size}`).join('; ')
 }
@@ -434,7 +452,7 @@ async function onlyFromTopics(): Promise<void> {
 
 async function main(): Promise<void> {
   stopChildrenOnExit()
-  if (argv.includes('--only-topics')) return onlyFromTopics()
+  if (flags['only-topics']) return onlyFromTopics()
   const root = createDb(cfg, { useDatabase: false })
   const db = createDb(cfg, { database: DB, requestTimeoutMs: 600_000 })
   let pgi: LocalPostgres | undefined

@@ -34,18 +34,27 @@ import { searchRequest, requestAst, compileMatcher, analyzeDocument, createQuery
 import { percentile, fmtInt, fmtMs, fmtRatio, table } from './lib/stats.js'
 import { spawnChild, stopChildrenOnExit, type Child } from './lib/children.js'
 import { createRng } from '../connectors/sample/random.js'
+import { parseFlags } from '../test/kit/args.js'
+import { waitFor } from '../test/kit/wait-for.js'
 
-const args = process.argv.slice(2)
-const argVal = (name: string) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : undefined }
-const quick = args.includes('--quick')
+const flags = parseFlags('npx tsx bench/webhooks.ts', ({ quick }) => ({
+  quick: { type: 'boolean', help: 'small sizes' },
+  events: { type: 'number', default: quick ? 4_000 : 20_000, help: 'webhook events to deliver' },
+  entries: { type: 'number', default: quick ? 40 : 200, help: 'docket entries fanned out to alerts' },
+  alerts: { type: 'number', default: 100_000, help: 'stored alerts in the matching case' },
+  docs: { type: 'number', default: quick ? 2_000 : 10_000, help: 'documents matched against the alerts' },
+  'matching-only': { type: 'boolean', help: 'alert matching alone, no infrastructure (for profiling the percolator)' },
+  profile: { type: 'boolean', help: 'a CPU profile of this process while the delivery consumer empties the queue' },
+}))
+const quick = flags.quick
 /** Alert matching alone: no infrastructure needed (for profiling the percolator). */
-const MATCHING_ONLY = args.includes('--matching-only')
+const MATCHING_ONLY = flags['matching-only']
 /** A CPU profile of this process while the delivery consumer empties the queue. */
-const PROFILE = args.includes('--profile')
-const EVENTS = Number(argVal('--events') ?? (quick ? 4_000 : 20_000))
-const ENTRIES = Number(argVal('--entries') ?? (quick ? 40 : 200))
-const ALERTS = Number(argVal('--alerts') ?? 100_000)
-const DOCS = Number(argVal('--docs') ?? (quick ? 2_000 : 10_000))
+const PROFILE = flags.profile
+const EVENTS = flags.events
+const ENTRIES = flags.entries
+const ALERTS = flags.alerts
+const DOCS = flags.docs
 const ENDPOINTS = 16
 const CONCURRENCY = 64
 /** Emits in flight at once while the queue is fed. */
@@ -145,7 +154,7 @@ async function pipelineCases() {
       // The emitter reads endpoints as the event sources do: from the topic, once they are there.
       const endpoints = createEntityTable(rt, 'webhooks')
       await endpoints.start()
-      while ([...endpoints.values()].length < ENDPOINTS) await sleep(100)
+      await waitFor(() => [...endpoints.values()].length >= ENDPOINTS, `the ${ENDPOINTS} endpoints read from their topic`, 60_000)
       const emitter = createWebhookEmitter({ queue, publisher, clock: rt.clock, endpointsOf: (u, type) => [...endpoints.values()].filter((w) => Number(w.user_id) === u && Number(w.event_type) === type) })
       step(`queueing ${fmtInt(EVENTS)} events for ${ENDPOINTS - 1} endpoints (the delivery consumer not started yet)`)
       const rounds = Math.ceil(EVENTS / (ENDPOINTS - 1))
@@ -168,10 +177,10 @@ async function pipelineCases() {
       const profiler = PROFILE ? await startProfiler() : undefined
       streams.push(...await startProcessors(rt, ['webhook-delivery']))
       const before = receiver.count
-      while (receiver.count - before < target) {
+      await waitFor(() => {
         process.stderr.write(`\r  received ${fmtInt(receiver.count - before)} of ${fmtInt(target)}   `)
-        await sleep(200)
-      }
+        return receiver.count - before >= target
+      }, `${fmtInt(target)} deliveries`, 30 * 60_000, 200)
       process.stderr.write('\n')
       if (profiler) step(`delivery phase profiled: ${await profiler.stop(path.join(PROJECT_ROOT, '.data', 'bench', 'webhooks-delivery.cpuprofile'))}`)
       const times = ids.map((id) => receiver.arrivals.get(id)!).sort((a, b) => a - b)
@@ -196,8 +205,7 @@ async function pipelineCases() {
         const at = new Date().toISOString()
         const sent = performance.now()
         await publisher.write('docket-entries', { upsert: { id: 100_000 + i, docket_id: 1, entry_number: i + 1, description: marker, date_filed: at.slice(0, 10), date_created: at, date_modified: at } })
-        const deadline = sent + 30_000
-        while (!receiver.arrivals.has(marker) && performance.now() < deadline) await sleep(2)
+        await waitFor(() => receiver.arrivals.has(marker), `entry ${i} delivered`, 30_000, 2).catch(() => false)
         latencies.push((receiver.arrivals.get(marker) ?? Infinity) - sent)
         process.stderr.write(`\r  ${i + 1}/${ENTRIES}`)
         await sleep(50)

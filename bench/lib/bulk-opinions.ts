@@ -17,6 +17,7 @@ import { createReadStream, createWriteStream, existsSync, mkdirSync, openSync, c
 import os from 'node:os'
 import path from 'node:path'
 import { BULK_TABLES } from '../../connectors/bulk/tables.js'
+import { mulberry32 } from '../../test/kit/random.js'
 
 export const OPINIONS_TABLE = BULK_TABLES.find((t) => t.table === 'search_opinion')!
 export const OPINIONS_FILE = `${OPINIONS_TABLE.file}-2025-03-31.csv.bz2`
@@ -26,17 +27,7 @@ export interface GeneratedFile { path: string; rows: number; textBytes: number; 
 
 export const hasCommand = (cmd: string) => !spawnSync(cmd, ['--version'], { stdio: 'ignore' }).error
 
-/** A small fast seeded PRNG (mulberry32). */
-function prng(seed: number) {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+const prng = mulberry32
 
 const SYLLABLES = ['al', 'be', 'con', 'de', 'er', 'for', 'gen', 'hold', 'in', 'ju', 'ket', 'la', 'man', 'ne', 'or', 'pre', 'qui', 're', 'st', 'tion', 'um', 'ver', 'wit', 'ex', 'ly', 'ment', 'ant', 'ous', 'ive', 'ed']
 const LEGAL = ['court', 'held', 'that', 'the', 'of', 'and', 'to', 'a', 'in', 'plaintiff', 'defendant', 'appeal', 'statute', 'judgment', 'evidence', 'jury', 'motion', 'denied', 'granted', 'reversed', 'remanded', 'trial', 'counsel', 'section', 'U.S.C.', 'v.', 'Id.', 'See', 'at', 'is', 'was', 'not', 'for', 'by', 'with', 'on']

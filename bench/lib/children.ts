@@ -10,8 +10,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, writeSync } from 'node:fs'
-import net from 'node:net'
 import path from 'node:path'
+import { waitFor, GiveUp } from '../../test/kit/wait-for.js'
 
 export interface ChildSpec {
   name: string
@@ -101,29 +101,25 @@ export async function stopAllChildren(): Promise<void> {
   for (const c of [...live].reverse()) await c.stop()
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer()
-    s.once('error', reject)
-    s.listen(0, '127.0.0.1', () => { const { port } = s.address() as net.AddressInfo; s.close(() => resolve(port)) })
-  })
-}
+export { freePort } from '../../test/kit/ports.js'
 
 /**
  * Polls `check` until it returns a value other than undefined/false (exceptions count as "not
  * yet"); fails after timeoutMs, or at once when `child` exits, with the child's log tail.
  */
 export async function waitUntil<T>(check: () => Promise<T | undefined | false>, opts: { what: string; timeoutMs: number; intervalMs?: number; child?: Child }): Promise<T> {
-  const deadline = Date.now() + opts.timeoutMs
-  let last = ''
-  for (;;) {
-    if (opts.child?.exited() !== undefined) throw new Error(`${opts.what}: ${opts.child.name} exited (${opts.child.exited()}):\n${opts.child.tail()}`)
-    try {
+  const { child } = opts
+  try {
+    // boxed, so that a 0 or an empty string counts as an answer
+    const got = await waitFor(async () => {
+      if (child?.exited() !== undefined) throw new GiveUp(`${opts.what}: ${child.name} exited (${child.exited()}):\n${child.tail()}`)
       const v = await check()
-      if (v !== undefined && v !== false) return v
-    } catch (err) { last = (err as Error).message }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${opts.what}${last ? ` (last error: ${last})` : ''}${opts.child ? `\n${opts.child.tail()}` : ''}`)
-    await sleep(opts.intervalMs ?? 100)
+      return v !== undefined && v !== false && { v }
+    }, opts.what, opts.timeoutMs, opts.intervalMs ?? 100)
+    return got.v
+  } catch (err) {
+    if (err instanceof GiveUp || !child) throw err
+    throw new Error(`${(err as Error).message}\n${child.tail()}`)
   }
 }
 

@@ -17,6 +17,7 @@ import { waitForCatchUp } from '../../bin/catch-up.js'
 import { ingestSample } from '../../connectors/drivers/sample.js'
 import { entityTopic, groupId, PROCESSORS, commandTopic, RELINK, RECOUNT } from '../../schemas/events/index.js'
 import { readModelPath } from '../../api/read-model/consumer.js'
+import { waitFor } from '../../test/kit/wait-for.js'
 
 export interface CourtSpan { court: string; dockets: number; from: string; to: string }
 
@@ -80,10 +81,7 @@ export async function resetData(rt: Runtime, log: (m: string) => void): Promise<
       log(`deleting ${topics.length} topics ${prefix}*`)
       await admin.deleteTopics({ topics, timeout: 60_000 })
       // Topic deletion is asynchronous: wait until they are gone before they are created again.
-      for (let i = 0; i < 120; i++) {
-        if (!(await admin.listTopics()).some((t) => t.startsWith(prefix))) break
-        await new Promise((r) => setTimeout(r, 500))
-      }
+      await waitFor(async () => !(await admin.listTopics()).some((t) => t.startsWith(prefix)), `the deletion of topics ${prefix}*`, 60_000, 500)
     }
   } finally { await admin.disconnect() }
   // Schemas registered for the prefix go too: the catalogue may have changed incompatibly since.

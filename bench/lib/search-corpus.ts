@@ -14,17 +14,10 @@
  */
 import { SURNAMES, COMPANY_NOUNS, COMPANY_PLACES } from '../../connectors/sample/vocabulary.js'
 import { readRawCourts } from '../../connectors/sample/courts.js'
+import { mulberry32 } from '../../test/kit/random.js'
 
-/** A small, fast, seedable generator (mulberry32). */
-export function rng(seed: number): () => number {
-  let s = seed | 0
-  return () => {
-    s = (s + 0x6d2b79f5) | 0
-    let t = Math.imul(s ^ (s >>> 15), 1 | s)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+/** The kit's seeded generator (mulberry32), as bench/search.ts imports it. */
+export const rng = mulberry32
 
 const COMMON = `the of and to a in that is for court be as by on not it this was with or are which at an have any
   from such under state defendant plaintiff shall his its no may we were but trial he if been would claim had their

@@ -10,7 +10,7 @@ import type { Runtime } from '../../bin/runtime.js'
 import { openPublisher } from '../../schemas/events/publisher.js'
 import { percentile } from './stats.js'
 import { getJson } from './http.js'
-import { sleep } from './children.js'
+import { waitFor } from '../../test/kit/wait-for.js'
 
 export interface Quantiles { p50: number; p99: number }
 export interface Visibility { detail: Quantiles; list: Quantiles; publishAck: Quantiles; missed: number; missedNotes: Record<string, unknown>[] }
@@ -47,11 +47,8 @@ export async function measureVisibility(rt: Runtime, opts: {
       await pub.write('dockets', { upsert: { ...rows.get(id)!, case_name: name, date_modified: new Date().toISOString() } })
       ackMs.push(performance.now() - started)
       const until = async (shows: () => Promise<unknown>) => {
-        while (performance.now() < started + timeoutMs) {
-          if ((await shows()) === name) return performance.now() - started
-          await sleep(2)
-        }
-        return Infinity
+        const seen = await waitFor(async () => (await shows()) === name, `change ${i} visible`, Math.max(0, started + timeoutMs - performance.now()), 2).catch(() => false)
+        return seen ? performance.now() - started : Infinity
       }
       const [d, l] = await Promise.all([until(() => detailShows(id)), until(() => listShows(id))])
       detailMs.push(d); listMs.push(l)

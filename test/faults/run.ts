@@ -33,32 +33,31 @@ import { runCase, type CaseResult, type FaultCase } from './lib/case.js'
 import { killAllRoles } from './lib/role.js'
 import { resultTable, writeReports } from './lib/report.js'
 import { CASES } from './cases/index.js'
+import { parseFlags, usage, type FlagSpec } from '../kit/args.js'
 
-const USAGE = 'usage: npm run faults -- [--small] [--only 1,3] [--keep] [--serial]'
+const FLAGS = {
+  small: { type: 'boolean', help: 'small loads and short outages (what CI runs)' },
+  only: { type: 'string', default: '', help: 'run these cases only, e.g. 1,3' },
+  keep: { type: 'boolean', help: 'leave the fault infrastructure up at the end' },
+  serial: { type: 'boolean', help: 'one case at a time' },
+} satisfies Record<string, FlagSpec>
 
 interface Options { small: boolean; keep: boolean; serial: boolean; only?: number[] }
 
-function parseArgs(argv: string[]): Options {
-  const o: Options = { small: false, keep: false, serial: false }
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]
-    if (a === '--small') o.small = true
-    else if (a === '--keep') o.keep = true
-    else if (a === '--serial') o.serial = true
-    else if (a === '--only' || a.startsWith('--only=')) {
-      const v = a.includes('=') ? a.slice('--only='.length) : argv[++i]
-      const ids = (v ?? '').split(',').map((s) => s.trim()).filter(Boolean).map(Number)
-      if (!ids.length || ids.some((n) => !CASES.some((c) => c.id === n))) throw new Error(`--only needs case numbers among ${CASES.map((c) => c.id).join(',')}`)
-      o.only = ids
-    } else if (a === '--help' || a === '-h') { console.log(USAGE); process.exit(0) }
-    else throw new Error(`unknown argument ${a}`)
+/** Exits with 2 and the usage on a usage error (an unknown flag, a bad --only). */
+function options(argv: string[]): Options {
+  const { small, keep, serial, only } = parseFlags('npm run faults --', FLAGS, argv)
+  if (!only) return { small, keep, serial }
+  const ids = only.split(',').map((s) => s.trim()).filter(Boolean).map(Number)
+  if (!ids.length || ids.some((n) => !CASES.some((c) => c.id === n))) {
+    console.error(`--only needs case numbers among ${CASES.map((c) => c.id).join(',')}\n${usage('npm run faults --', FLAGS)}`)
+    process.exit(2)
   }
-  return o
+  return { small, keep, serial, only: ids }
 }
 
 async function main(): Promise<number> {
-  let opts: Options
-  try { opts = parseArgs(process.argv.slice(2)) } catch (err) { console.error(`${(err as Error).message}\n${USAGE}`); return 2 }
+  const opts = options(process.argv.slice(2))
   const t0 = Date.now()
   const log = createProgressLog(t0)
   // --small: 2 partitions per topic (every consumer polls every partition of ~50 topics; on 2 cores

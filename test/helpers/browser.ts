@@ -15,9 +15,9 @@ import { spawnSync } from 'node:child_process'
 import { accessSync, constants, mkdtempSync, rmSync, openSync, writeSync, closeSync, readFileSync, statSync, unlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { setTimeout as delay } from 'node:timers/promises'
 import type { Test } from 'tap'
 import { chromium, type BrowserContext } from 'playwright-core'
+import { waitFor } from '../kit/wait-for.js'
 
 export const CHROMIUM_PATH = '/usr/bin/chromium'
 export const CHROMIUM_ARGS = [
@@ -91,11 +91,7 @@ function install(): string[] {
 /** The path of a working Chromium, installing it first when missing; throws when it cannot. */
 export async function ensureChromium(path = CHROMIUM_PATH): Promise<string> {
   if (executable(path)) return path
-  const started = Date.now()
-  while (!tryLock()) {
-    if (Date.now() - started > WAIT_FOR_LOCK_MS) throw new Error(`Chromium is missing and another process has held ${LOCK_PATH} for too long`)
-    await delay(500)
-  }
+  await waitFor(() => tryLock(), `the Chromium install lock ${LOCK_PATH} (Chromium is missing and another process holds the lock)`, WAIT_FOR_LOCK_MS, 500)
   let log: string[] = []
   try {
     // Another process may have installed it while this one waited for the lock.

@@ -12,6 +12,7 @@ import { loadConfig, type Config } from '../../core/config.js'
 import { createLogger } from '../../core/logger.js'
 import { sql, ident } from '../../core/sql.js'
 import { createRuntime, prepare, removeDeployment, type Runtime } from '../../bin/runtime.js'
+import { waitFor } from '../kit/wait-for.js'
 
 export function testConfig(overrides: Record<string, string> = {}): Config {
   const id = `t${Date.now().toString(36)}${randomBytes(3).toString('hex')}`
@@ -31,19 +32,8 @@ export async function testStack(t: Test, overrides: Record<string, string> = {})
   return rt
 }
 
-/** Polls `check` until it returns a truthy value; fails with `what` after the timeout. */
-export async function waitFor<T>(check: () => Promise<T>, what: string, timeoutMs = 30_000, intervalMs = 100): Promise<Exclude<T, false | null | undefined | 0 | ''>> {
-  const deadline = Date.now() + timeoutMs
-  let lastError: unknown
-  while (Date.now() < deadline) {
-    try {
-      const v = await check()
-      if (v) return v as Exclude<T, false | null | undefined | 0 | ''>
-    } catch (err) { lastError = err }
-    await new Promise((r) => setTimeout(r, intervalMs))
-  }
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastError ? `: ${(lastError as Error).message}` : ''}`)
-}
+/** Lives in the kit; re-exported here for the tests that import it from the harness. */
+export { waitFor }
 
 export async function countFinal(rt: Runtime, table: string): Promise<number> {
   const [row] = await rt.db.query<{ n: number }>(sql`SELECT count() AS n FROM ${ident(rt.cfg.clickhouseDatabase)}.${ident(table)} FINAL`)

@@ -13,9 +13,12 @@ import { startSmtpSink } from '../helpers/smtp-sink.js'
 import { startProcessors, stopAll, type Runtime } from '../../bin/runtime.js'
 import { buildApp } from '../../api/app.js'
 import { openPublisher } from '../../schemas/events/publisher.js'
-import { openWebhookQueue } from '../../schemas/events/webhook-queue.js'
 import { createWebhookEmitter } from '../../schemas/events/webhook-emitter.js'
-import { RETRY_DELAYS_MS, DAY_MS } from '../../domain/webhooks/index.js'
+import { RETRY_DELAYS_MS, DAY_MS, elapsedBeforeRetry } from '../../domain/webhooks/index.js'
+import { openWebhookQueue, queueTopic } from '../../schemas/events/webhook-queue.js'
+import { DELIVERY_PROCESSOR } from '../../streams/webhooks/delivery.js'
+import { consumedAll } from '../helpers/consumed.js'
+import { queuedDeliveries } from '../helpers/queued.js'
 import type { FastifyInstance } from 'fastify'
 
 async function stack(t: Test, scale: number) {
@@ -86,8 +89,22 @@ t.test('the exact retry schedule, e-mails at retries 1, 5 and 7, disabled after 
   t.equal(after.failure_count, 8, 'eight failures counted')
   const events = await waitFor(async () => { const r = (await app.inject({ url: `/api/rest/v4/webhooks/${hook.id}/events/`, headers })).json(); return r.results?.[0]?.status === 3 && r }, 'the event failed', 20_000)
   t.match(events.results[0], { id: event.event_id, status: 3, retry_counter: 8, status_code: 500, response: 'failure' })
-  await new Promise((r) => setTimeout(r, 300))
-  t.equal(receiver.deliveries.length, 8, 'nothing after the eighth failure')
+  // Nothing after the eighth failure, as a fact about the queue rather than a short wait (a ninth
+  // retry would be due hours of scheduled time later): a retry is queued before its attempt's
+  // status is published, so now that the event reads failed, the queue holds every attempt ever
+  // scheduled for it. They are the first and retries 1 to 7, each due no earlier than the schedule
+  // says from the first attempt; an extra or an early retry fails here.
+  const queued = (await queuedDeliveries(rt)).map((q) => q.event).filter((e) => e.event_id === event.event_id).sort((a, b) => a.retry_counter - b.retry_counter)
+  t.same([...new Set(queued.map((e) => e.retry_counter))], [0, 1, 2, 3, 4, 5, 6, 7], 'the first attempt and seven retries queued, no ninth attempt')
+  const retries = queued.filter((e) => e.retry_counter > 0)
+  const first = retries[0]?.first_attempt_at ?? 0
+  t.ok(first > 0 && retries.every((e) => e.first_attempt_at === first), 'every retry due from the same first attempt')
+  for (const e of retries) {
+    const due = e.due_at - first
+    const expectedDue = rt.clock.scaled(elapsedBeforeRetry(e.retry_counter))
+    t.ok(due >= expectedDue, `retry ${e.retry_counter} due ${due} real ms after the first attempt, not before ${expectedDue}`)
+  }
+  t.equal(receiver.deliveries.length, 8, 'eight attempts received')
 })
 
 t.test('re-enabling sends again what failed in the last two days, not older', async (t) => {
@@ -119,14 +136,18 @@ t.test('re-enabling sends again what failed in the last two days, not older', as
   const resent = await receiver.waitFor(before + 1, 20_000)
   t.equal(resent[before].idempotencyKey, recent.event_id, 'the recent failure is delivered again, same key')
   await waitFor(async () => ((await app.inject({ url: `/api/rest/v4/webhooks/${hook.id}/events/?status=2`, headers })).json().results ?? []).length === 1, 'it is delivered', 20_000)
-  await new Promise((r) => setTimeout(r, 500))
-  t.notOk(receiver.deliveries.some((d) => d.body === '{"old":true}'), 'the old one is not')
+  // The re-enable queues all its resends at once, before any of them is delivered: now that the
+  // recent one was, the queue holds everything this re-enable will ever send.
+  const queued = (await queuedDeliveries(rt)).map((q) => q.event)
+  t.ok(queued.some((e) => e.kind === 'reenable'), 'the re-enable request is in the queue')
+  t.notOk(queued.some((e) => e.event_id === 'old-event'), 'the old one is not queued again')
+  t.notOk(receiver.deliveries.some((d) => d.body === '{"old":true}'), 'nor delivered')
 })
 
 t.test('a test event: sent even to a disabled endpoint, never retried, never counted', async (t) => {
   const receiver = await startWebhookReceiver({ default: fail(500) })
   t.teardown(() => receiver.close())
-  const { app, token } = await stack(t, 36_000)
+  const { rt, app, token } = await stack(t, 36_000)
   const headers = { authorization: `Token ${token}`, host: 'x.test' }
   const hook = (await app.inject({ method: 'POST', url: '/api/rest/v4/webhooks/', headers, payload: { url: receiver.url, event_type: 5, version: 1 } })).json()
   t.equal(hook.enabled, false, 'endpoints start disabled, as the reference makes them')
@@ -134,8 +155,12 @@ t.test('a test event: sent even to a disabled endpoint, never retried, never cou
   t.equal(sent.statusCode, 200)
   const [d] = await receiver.waitFor(1, 20_000)
   t.match(d.json, { webhook: { event_type: 5, version: 1, deprecation_date: '2024-11-18T00:00:00+00:00' }, payload: { status: 2 } })
-  await new Promise((r) => setTimeout(r, 500))
-  t.equal(receiver.deliveries.length, 1, 'a failed test event is not retried')
+  // Once the delivery role has committed the test event, its attempt is over: a retry would have
+  // been queued before that commit. The queue then shows whether one was scheduled, whenever due.
+  await consumedAll(rt, DELIVERY_PROCESSOR, [queueTopic(rt.cfg)], 'the test event\'s attempt')
+  const queued = (await queuedDeliveries(rt)).map((q) => q.event).filter((e) => e.event_id === sent.json().event_id)
+  t.same(queued.map((e) => e.retry_counter), [0], 'a failed test event is not retried')
+  t.equal(receiver.deliveries.length, 1, 'and was sent once')
   t.equal((await app.inject({ url: `/api/rest/v4/webhooks/${hook.id}/`, headers })).json().failure_count, 0, 'nor counted')
   const insecure = await app.inject({ method: 'POST', url: '/api/rest/v4/webhooks/', headers, payload: { url: 'ftp://example.org/', event_type: 1 } })
   t.equal(insecure.statusCode, 400)

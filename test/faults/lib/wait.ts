@@ -1,24 +1,13 @@
 /** Waiting on facts: poll a condition until it holds, or fail naming what was awaited. */
+import { waitFor as kitWaitFor, type Truthy } from '../../kit/wait-for.js'
+
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
 
-/** Thrown by a check to stop waiting at once (the awaited fact can no longer come true). */
-export class GiveUp extends Error {}
+export { GiveUp } from '../../kit/wait-for.js'
 
-/** Polls `check` until it returns a truthy value; a thrown error counts as "not yet", except GiveUp. */
-export async function waitFor<T>(check: () => Promise<T> | T, what: string, timeoutMs: number, intervalMs = 250): Promise<Exclude<T, false | null | undefined | 0 | ''>> {
-  const deadline = Date.now() + timeoutMs
-  let lastError: unknown
-  for (;;) {
-    try {
-      const v = await check()
-      if (v) return v as Exclude<T, false | null | undefined | 0 | ''>
-    } catch (err) {
-      if (err instanceof GiveUp) throw err
-      lastError = err
-    }
-    if (Date.now() >= deadline) throw new Error(`timed out after ${Math.round(timeoutMs / 1000)} s waiting for ${what}${lastError ? ` (last error: ${(lastError as Error).message})` : ''}`)
-    await sleep(intervalMs)
-  }
+/** The kit's waitFor, polling every 250 ms by default (the suite's checks query Kafka and ClickHouse). */
+export function waitFor<T>(check: () => Promise<T> | T, what: string, timeoutMs: number, intervalMs = 250): Promise<Truthy<T>> {
+  return kitWaitFor(check, what, timeoutMs, intervalMs)
 }
 
 /**

@@ -11,19 +11,11 @@
 import type { ResourceDef } from '../../../schemas/define.js'
 import type { Catalogue } from '../../../schemas/catalogue/index.js'
 
-export type Rng = () => number
+import { mulberry32, pick, intBetween as int, chance, type Rng } from '../../kit/random.js'
 
-/** mulberry32: small, fast, and the same sequence for the same seed. */
-export function prng(seed: number): Rng {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+export type { Rng }
+/** The kit's seeded PRNG, under the name the fuzz and search tests import. */
+export const prng = mulberry32
 
 export interface FuzzRequest {
   n: number
@@ -45,9 +37,6 @@ export function pct(s: string, keep: RegExp = /[A-Za-z0-9\-_.~]/): string {
   return out
 }
 
-const pick = <T>(rng: Rng, xs: readonly T[]): T => xs[Math.floor(rng() * xs.length)]
-const int = (rng: Rng, lo: number, hi: number) => lo + Math.floor(rng() * (hi - lo + 1))
-const chance = (rng: Rng, p: number) => rng() < p
 
 const SQL_BITS = ["'", '"', ';', '--', '/*', '*/', '\\', '`', "')", "'))", ' OR 1=1', "' OR '1'='1", '; DROP TABLE dockets; --', 'UNION SELECT 1', '{p1:String}', '{x:Int64}', '%', '_', '\\0', "\\'", '$$', '${', '#', '\n', '\r\n', '\t']
 const UNICODE = ['é', 'ß', 'Ω', '中文', '𝔘𝔫𝔦', '😀', '\u202e', '\u2028', '\u0000', '\ufeff', '\ud800', 'ǅ', 'İ', '\u0301', '⁄', '＇', '＂']
