@@ -6,6 +6,8 @@
  *   sqlValue  the SQL operand a parsed value is compared as;
  *   coerce    a record from a connector → the stored value (bad value → InvalidValue);
  *   fromText  a bulk-file cell → the stored value (bad text → InvalidValue);
+ *   body      a value of a write's body (JSON, or form text) → the stored value (bad → ValueError
+ *             with the reference's serializer message), checked against the field's rules;
  *   render    the stored value as ClickHouse returns it → the API's JSON value;
  *   schema    the JSON Schema of the API value (OpenAPI and response serialization).
  * Engines (filters, entity codec, bulk columns, serializer, describe, OpenAPI) look kinds up here
@@ -54,9 +56,57 @@ export interface KindSpec {
   sqlValue(v: unknown): Sql
   coerce(v: unknown): unknown
   fromText(text: string): unknown
+  body(v: unknown, rules: BodyRules): unknown
   render(v: unknown): unknown
   schema: JsonSchema
 }
+
+/** What a field declares that a write's value is checked against (a subset of FieldDef). */
+export interface BodyRules {
+  nullable?: boolean; required?: boolean; maxLength?: number; minValue?: number; maxValue?: number; input?: string
+  choices?: readonly { value: unknown }[]
+}
+
+/** The reference's messages for a write's bad values (its serializer fields'). */
+export const BODY_MESSAGES = {
+  required: 'This field is required.',
+  blank: 'This field may not be blank.',
+  null: 'This field may not be null.',
+  int: 'A valid integer is required.',
+  number: 'A valid number is required.',
+  bool: 'Must be a valid boolean.',
+  date: 'Date has wrong format. Use one of these formats instead: YYYY-MM-DD.',
+  datetime: 'Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z].',
+  list: 'Expected a list of items.',
+  string: 'Not a valid string.',
+} as const
+
+/** The words a form may send for a boolean, as the reference's BooleanField takes them. */
+const TRUE_WORDS = new Set(['true', 'True', '1', 'on', 'yes'])
+const FALSE_WORDS = new Set(['false', 'False', '0', 'off', 'no'])
+const refuse = (message: string): never => { throw new ValueError(message) }
+
+function intBody(v: unknown, d: BodyRules): number {
+  const n = typeof v === 'number' ? v : typeof v === 'string' && /^-?\d+$/.test(v.trim()) ? Number(v.trim()) : NaN
+  if (!Number.isSafeInteger(n)) refuse(BODY_MESSAGES.int)
+  if (d.choices && !d.choices.some((c) => c.value === n)) refuse(`"${String(v)}" is not a valid choice.`)
+  if (d.minValue !== undefined && n < d.minValue) refuse(`Ensure this value is greater than or equal to ${d.minValue}.`)
+  if (d.maxValue !== undefined && n > d.maxValue) refuse(`Ensure this value is less than or equal to ${d.maxValue}.`)
+  return n
+}
+function stringBody(v: unknown, d: BodyRules): string {
+  if (typeof v === 'object') refuse(BODY_MESSAGES.string)
+  const s = String(v)
+  if (s.trim() === '' && d.required) refuse(BODY_MESSAGES.blank)
+  if (d.maxLength !== undefined && s.length > d.maxLength) refuse(`Ensure this field has no more than ${d.maxLength} characters.`)
+  if (d.choices && !d.choices.some((c) => String(c.value) === s)) refuse(`"${s}" is not a valid choice.`)
+  if (d.input === 'slug' && s !== '' && !/^[-a-zA-Z0-9_]+$/.test(s)) refuse('Enter a valid “slug” consisting of letters, numbers, underscores or hyphens.')
+  return s
+}
+/** A list whose items are each read by `item` (choices apply to the list's field, not its items). */
+const listBody = (item: (v: unknown, d: BodyRules) => unknown) => (v: unknown, d: BodyRules): unknown[] =>
+  (Array.isArray(v) ? v : refuse(BODY_MESSAGES.list)).map((x) => (x === null ? (d.nullable ? null : refuse(BODY_MESSAGES.null)) : item(x, { ...d, choices: undefined })))
+const keyBody = (v: unknown) => String(v)
 
 const show = (v: unknown) => { const s = typeof v === 'string' ? v : JSON.stringify(v); return JSON.stringify(s.length > 40 ? s.slice(0, 40) + '…' : s) }
 const bound = (v: unknown) => sql`${v}`
@@ -82,11 +132,11 @@ function coerceString(v: unknown): string { return typeof v === 'string' ? v : S
 
 const INT: KindSpec = {
   ch: 'Int64', avro: 'long', label: 'integer', filterClass: 'NumberFilter', lookups: LOOKUPS.INT, nullableColumn: true, empty: 0,
-  parse: parseInt64, sqlValue: bound, coerce: coerceInt, fromText: intFromText, render: same, schema: { type: 'integer' },
+  parse: parseInt64, sqlValue: bound, coerce: coerceInt, fromText: intFromText, body: intBody, render: same, schema: { type: 'integer' },
 }
 const STRING: KindSpec = {
   ch: 'String', avro: 'string', label: 'string', filterClass: 'CharFilter', lookups: LOOKUPS.TEXT, nullableColumn: true, empty: '',
-  parse: (t) => t, sqlValue: bound, coerce: coerceString, fromText: (t) => t, render: same, schema: { type: 'string' },
+  parse: (t) => t, sqlValue: bound, coerce: coerceString, fromText: (t) => t, body: stringBody, render: same, schema: { type: 'string' },
 }
 
 export const KINDS: Record<StoredKind, KindSpec> = {
@@ -101,6 +151,7 @@ export const KINDS: Record<StoredKind, KindSpec> = {
       return n
     },
     fromText: (t) => { const n = FLOAT_TEXT.test(t) ? Number(t) : NaN; if (!Number.isFinite(n)) throw new InvalidValue(`not a finite number: ${show(t)}`); return n },
+    body: (v) => { const n = typeof v === 'number' ? v : Number(v); if (typeof v === 'boolean' || !Number.isFinite(n) || v === '') refuse(BODY_MESSAGES.number); return n },
     render: same, schema: { type: 'number' },
   },
   string: STRING,
@@ -119,6 +170,7 @@ export const KINDS: Record<StoredKind, KindSpec> = {
       throw new InvalidValue(`must be a boolean, got ${show(v)}`)
     },
     fromText: (t) => { if (t === 't') return true; if (t === 'f') return false; throw new InvalidValue(`not a boolean (t/f): ${show(t)}`) },
+    body: (v) => (typeof v === 'boolean' ? v : TRUE_WORDS.has(String(v)) ? true : FALSE_WORDS.has(String(v)) ? false : refuse(BODY_MESSAGES.bool)),
     render: same, schema: { type: 'boolean' },
   },
   // Dates are kept as ISO 'YYYY-MM-DD' strings: case law reaches back to the 1700s, before
@@ -129,6 +181,7 @@ export const KINDS: Record<StoredKind, KindSpec> = {
     sqlValue: bound,
     coerce: (v) => { if (typeof v !== 'string' || (v !== '' && normalizeDate(v) === undefined)) throw new InvalidValue(`must be a date (YYYY-MM-DD), got ${show(v)}`); return v },
     fromText: (t) => { const d = normalizeDate(t); if (d === undefined) throw new InvalidValue(`invalid date: ${show(t)}`); return d },
+    body: (v, d) => (v === '' && d.nullable ? null : normalizeDate(String(v)) === undefined ? refuse(BODY_MESSAGES.date) : String(v)),
     // A date a record left out is stored empty and shown as null: "" is not a date.
     render: (v) => (v === '' || v === undefined ? null : v), schema: { type: ['string', 'null'], format: 'date' },
   },
@@ -139,6 +192,7 @@ export const KINDS: Record<StoredKind, KindSpec> = {
     sqlValue: (v) => sql`parseDateTime64BestEffort(${v}, 6, 'UTC')`,
     coerce: (v) => { if (typeof v !== 'string' || Number.isNaN(Date.parse(v))) throw new InvalidValue(`must be an ISO 8601 timestamp, got ${show(v)}`); return v },
     fromText: (t) => { const d = normalizeTimestamp(t); if (d === undefined) throw new InvalidValue(`invalid timestamp: ${show(t)}`); return d },
+    body: (v, d) => (v === '' && d.nullable ? null : Number.isNaN(Date.parse(String(v))) ? refuse(BODY_MESSAGES.datetime) : String(v)),
     render: (v) => formatDatetime(v) ?? null, schema: { type: 'string', format: 'date-time' },
   },
   time: {
@@ -152,6 +206,7 @@ export const KINDS: Record<StoredKind, KindSpec> = {
     parse: (t) => t, sqlValue: bound,
     coerce: (v) => (typeof v === 'string' ? v : JSON.stringify(v)),
     fromText: (t) => t,
+    body: (v) => (typeof v === 'string' ? v : JSON.stringify(v)),
     render: (v) => {
       if (v === null || v === undefined || v === '') return null
       try { return JSON.parse(String(v)) } catch { return v }
@@ -163,6 +218,7 @@ export const KINDS: Record<StoredKind, KindSpec> = {
     parse: (t) => t, sqlValue: bound,
     coerce: (v) => { if (!Array.isArray(v)) throw new InvalidValue('must be a list'); return v.map(String) },
     fromText: (t) => { throw new InvalidValue(`a list cannot come from text: ${show(t)}`) },
+    body: listBody(stringBody),
     render: (v) => v ?? [], schema: { type: 'array', items: { type: 'string' } },
   },
   // Relations store the related key; its type follows the related resource's key (see keyed()).
@@ -172,14 +228,15 @@ export const KINDS: Record<StoredKind, KindSpec> = {
     parse: parseInt64, sqlValue: bound,
     coerce: (v) => { if (!Array.isArray(v)) throw new InvalidValue('must be a list'); return v.map(coerceInt) },
     fromText: (t) => { throw new InvalidValue(`a list cannot come from text: ${show(t)}`) },
+    body: listBody(intBody),
     render: (v) => v ?? [], schema: { type: 'array', items: { type: 'string', format: 'uri' } },
   },
 }
 
 /** A key of a string-keyed resource (courts): stored, filtered and read as text. */
-const STRING_KEY: KindSpec = { ...STRING, filterClass: 'CharFilter', lookups: LOOKUPS.EXACT }
+const STRING_KEY: KindSpec = { ...STRING, filterClass: 'CharFilter', lookups: LOOKUPS.EXACT, body: keyBody }
 const STRING_KEYS: KindSpec = {
-  ...KINDS.m2m, ch: 'Array(String)', avro: { type: 'array', items: 'string' }, parse: (t) => t,
+  ...KINDS.m2m, ch: 'Array(String)', avro: { type: 'array', items: 'string' }, parse: (t) => t, body: listBody(keyBody),
   coerce: (v) => { if (!Array.isArray(v)) throw new InvalidValue('must be a list'); return v.map(String) },
 }
 
