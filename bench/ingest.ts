@@ -4,6 +4,9 @@
  * the same rows inserted straight into ClickHouse (JSONEachRow, batches of 50k), the ceiling
  * the sink cannot beat. Prints both rates and their ratio.
  *   npx tsx bench/ingest.ts [--opinions 1000000] [--text-bytes 400] [--profile]
+ * --profile writes a CPU profile of each phase (publish.cpuprofile, sink.cpuprofile); BENCH_TRACE=1
+ * prints the sink consumer's group join, first fetches and batches with their times. Both phases
+ * also print this process's CPU time per event (less sensitive to the machine's load than rates).
  * Needs the local infrastructure (npm run infra -- up). Uses its own topics and database,
  * removed at the end.
  */
@@ -65,8 +68,12 @@ const count = async () => Number((await rt.db.query<{ n: number }>(sql`SELECT co
 try {
   // 1. Publish (also measured: the connector side).
   let b = bar('publish')
+  const profiler = process.argv.includes('--profile') ? new inspector.Session() : undefined
+  if (profiler) { profiler.connect(); await profiler.post('Profiler.enable'); await profiler.post('Profiler.start') }
   let t0 = performance.now()
+  const cpu0 = process.cpuUsage()
   const pub = await openPublisher(rt)
+  const startSeconds = (performance.now() - t0) / 1000
   for (let i = 1; i <= N; i++) {
     await pub.upsert('opinions', opinion(i))
     if (i % 10_000 === 0) b.update(i, { rate: Math.round(i / ((performance.now() - t0) / 1000)) })
@@ -74,20 +81,39 @@ try {
   await pub.stop()
   b.update(N); b.stop()
   const publishRate = N / ((performance.now() - t0) / 1000)
+  const publishCpu = process.cpuUsage(cpu0)
+  if (profiler) {
+    const { profile } = await profiler.post('Profiler.stop')
+    writeFileSync('publish.cpuprofile', JSON.stringify(profile))
+    console.log('CPU profile of the publish phase written to publish.cpuprofile')
+    await profiler.post('Profiler.start')
+  }
 
-  // 2. The sink drains the backlog into ClickHouse (--profile writes a CPU profile of this phase alone).
-  const profiler = process.argv.includes('--profile') ? new inspector.Session() : undefined
-  if (profiler) { profiler.connect(); await profiler.post('Profiler.enable'); await profiler.post('Profiler.start') }
+  // 2. The sink drains the backlog into ClickHouse (--profile writes a CPU profile of each phase alone).
   b = bar('sink   ')
   t0 = performance.now()
+  const sinkCpu0 = process.cpuUsage()
   const sink = await startTableSink({ ...rt, resources: ['opinions'] })
+  const sinkStartSeconds = (performance.now() - t0) / 1000
+  if (process.env.BENCH_TRACE) {
+    const at = () => ((performance.now() - t0) / 1000).toFixed(2)
+    const c = sink.consumer
+    c.on(c.events.GROUP_JOIN, (e) => console.error(`${at()} s group joined (${e.payload.duration} ms)`))
+    let fetches = 0
+    c.on(c.events.FETCH, (e) => { if (fetches++ < 3) console.error(`${at()} s fetch ${e.payload.numberOfBatches} batches (${e.payload.duration} ms)`) })
+    c.on(c.events.START_BATCH_PROCESS, (e) => console.error(`${at()} s batch start p${e.payload.partition} ${e.payload.batchSize} messages`))
+    c.on(c.events.END_BATCH_PROCESS, (e) => console.error(`${at()} s batch end   p${e.payload.partition} (${e.payload.duration} ms)`))
+  }
+  let firstRowSeconds: number | undefined
   for (;;) {
     const n = await count()
+    if (n > 0) firstRowSeconds ??= (performance.now() - t0) / 1000
     b.update(n, { rate: Math.round(n / ((performance.now() - t0) / 1000)) })
     if (n >= N) break
     await new Promise((r) => setTimeout(r, 250))
   }
   const sinkSeconds = (performance.now() - t0) / 1000
+  const sinkCpu = process.cpuUsage(sinkCpu0)
   b.stop()
   if (profiler) {
     const { profile } = await profiler.post('Profiler.stop')
@@ -117,8 +143,9 @@ try {
   const peerRate = N / peerSeconds
   console.log('\ningest benchmark')
   console.log(`  events                       ${N.toLocaleString()} opinions, ~${TEXT} bytes of text each`)
-  console.log(`  publish (connector → Kafka)  ${Math.round(publishRate).toLocaleString()} events/s`)
-  console.log(`  sink (Kafka → ClickHouse)    ${Math.round(sinkRate).toLocaleString()} events/s  (${sinkSeconds.toFixed(1)} s)`)
+  const perEvent = (u: NodeJS.CpuUsage) => ((u.user + u.system) / N).toFixed(1)
+  console.log(`  publish (connector → Kafka)  ${Math.round(publishRate).toLocaleString()} events/s  (publisher start ${startSeconds.toFixed(1)} s; ${perEvent(publishCpu)} µs CPU per event)`)
+  console.log(`  sink (Kafka → ClickHouse)    ${Math.round(sinkRate).toLocaleString()} events/s  (${sinkSeconds.toFixed(1)} s; started in ${sinkStartSeconds.toFixed(1)} s, first rows by ${firstRowSeconds?.toFixed(1)} s; ${perEvent(sinkCpu)} µs CPU per event in this process)`)
   console.log(`  peer (direct insert)         ${Math.round(peerRate).toLocaleString()} rows/s    (${peerSeconds.toFixed(1)} s)`)
   console.log(`  sink / peer                  ${(sinkRate / peerRate).toFixed(2)}`)
   console.log(`  goal (≥ 50,000 events/s)     ${sinkRate >= 50_000 ? 'met' : 'not met'}`)

@@ -42,6 +42,22 @@ export function eventsToRows(cat: Catalogue, events: { event: EntityEvent; resou
   return out
 }
 
+/** Batches (partitions) the table sink works on at once: one decoded while another is inserted. */
+export const SINK_CONCURRENCY = 4
+/** Events per ClickHouse insert when a batch is larger (the next chunk is decoded meanwhile). */
+export const SINK_CHUNK = 8_192
+
+/** Whether a message key (bytes) spells `key`, without decoding the bytes for the common ASCII key. */
+export function keyEquals(bytes: Buffer, key: string): boolean {
+  if (bytes.length !== key.length) return bytes.toString('utf8') === key
+  for (let i = 0; i < key.length; i++) {
+    const c = key.charCodeAt(i)
+    if (c > 0x7f) return bytes.toString('utf8') === key
+    if (bytes[i] !== c) return false
+  }
+  return true
+}
+
 /** Where a sink announces what it has applied (see schemas/events/watermarks.ts). */
 export interface WatermarkSender { send(w: Watermark): Promise<void> }
 
@@ -56,10 +72,15 @@ export function tableSinkDef(deps: { cfg: Config; db: Db; registry: Registry; ca
     topics: [...byTopic.keys()],
     dlqTopic: dlqTopic(cfg, PROCESSORS.tableSink),
     fetchBytes: cfg.sinkFetchBytes,
+    // Batches of different partitions are independent (each commits its own partition, rows are
+    // versioned upserts): while one is inserted, the next is decoded. Within a batch, chunks of
+    // SINK_CHUNK events are inserted one after another while the next chunk is decoded.
+    concurrency: SINK_CONCURRENCY,
+    chunkMessages: SINK_CHUNK,
     async decode(m: Incoming) {
       const resource = byTopic.get(m.topic)!
       const event = validateEntityEvent(await decode(m.message.value), resource.key)
-      if (m.message.key && m.message.key.toString('utf8') !== event.key) throw new Error(`message key ${m.message.key.toString('utf8')} differs from event key ${event.key}`)
+      if (m.message.key && !keyEquals(m.message.key, event.key)) throw new Error(`message key ${m.message.key.toString('utf8')} differs from event key ${event.key}`)
       return { event, resource }
     },
     transform: (events) => eventsToRows(cat, events.map((e) => e.event)),

@@ -2,6 +2,8 @@
  * Publishes entity changes to their compacted topics: Avro in the registry's wire format
  * (magic byte, schema id, body), keyed by id, through an idempotent producer. Writes are
  * buffered per topic and sent in batches; `flush` returns once Kafka has acknowledged them.
+ * One batch is in flight at a time (so a key's changes reach Kafka in the order they were made)
+ * while the next one is encoded: encoding and the broker's acknowledgement overlap.
  */
 import avro from 'avsc'
 import type { Kafka, Producer, Message } from 'kafkajs'
@@ -13,7 +15,7 @@ import { ensureEntityTopics } from '../topics.js'
 import type { Catalogue } from '../catalogue/index.js'
 import { toAvro } from '../avro.js'
 import { registerEntitySchemas } from '../registry.js'
-import { entityTopic, createVersioner, wireEncode } from './index.js'
+import { entityTopic, createVersioner, wireEncode, createWireWriter } from './index.js'
 import { createEntityCodec, InvalidRecord, type EntityCodec } from './entity-codec.js'
 
 export { createVersioner }
@@ -22,7 +24,10 @@ export interface PublisherStats { published: number; invalid: number; bytes: num
 
 export interface Publisher {
   start(): Promise<void>
-  /** Queue an upsert; resolves when buffered (awaits a send when the buffer is full). */
+  /**
+   * Queue an upsert; resolves when buffered. When the buffer is full it is sent, after the batch
+   * in flight was acknowledged (whose failure, if any, is thrown here).
+   */
   upsert(resource: string, record: Record<string, unknown>): Promise<void>
   delete(resource: string, key: string | number): Promise<void>
   flush(): Promise<void>
@@ -41,6 +46,9 @@ export interface Written { topic: string; partition: number; offset: string; key
 
 interface Topic { name: string; schemaId: number; type: avro.Type; codec: EntityCodec; buffer: Message[]; bytes: number }
 
+/** Upserts per batch: large enough that kafkajs's per-request work is small, small enough that its per-batch array copies stay cheap. */
+const BATCH_SIZE = 2000
+
 export function createPublisher(deps: {
   cfg: Config; kafka: Kafka; registry: Registry; catalogue: Catalogue; log: Logger
   batchSize?: number; batchBytes?: number
@@ -48,22 +56,36 @@ export function createPublisher(deps: {
   version?: () => number
 }): Publisher {
   const { cfg, kafka, registry, catalogue: cat, log } = deps
-  const batchSize = deps.batchSize ?? 2000
+  const batchSize = deps.batchSize ?? BATCH_SIZE
   const batchBytes = deps.batchBytes ?? 4 * 1024 * 1024
   const version = deps.version ?? createVersioner()
   const stats: PublisherStats = { published: 0, invalid: 0, bytes: 0 }
   const topics = new Map<string, Topic>()
   let producer: Producer | undefined
+  const wire = createWireWriter()
+  /** The batch being sent, if any: the next one starts once it is acknowledged. */
+  let inFlight: Promise<void> | undefined
 
+  /** Waits for the batch in flight; its failure is thrown here, once. */
+  async function settle() {
+    const sending = inFlight
+    inFlight = undefined
+    if (sending) await sending
+  }
+
+  /** Starts sending the topic's buffer once the batch in flight is acknowledged; resolves when it started. */
   async function send(t: Topic) {
+    await settle()
     if (t.buffer.length === 0) return
     const messages = t.buffer
     t.buffer = []; t.bytes = 0
-    await sendUntilDelivered(() => producer!.send({ topic: t.name, messages, acks: -1 }), log, `publish to ${t.name}`)
-    stats.published += messages.length
+    inFlight = sendUntilDelivered(() => producer!.send({ topic: t.name, messages, acks: -1 }), log, `publish to ${t.name}`)
+      .then(() => { stats.published += messages.length })
+    // Awaited by the next send or flush (which throw its failure); not an unhandled rejection meanwhile.
+    inFlight.catch(() => {})
   }
 
-  async function enqueue(resource: string, key: string, value: Buffer) {
+  async function enqueue(resource: string, key: Buffer, value: Buffer) {
     const t = topics.get(resource)!
     t.buffer.push({ key, value })
     t.bytes += value.length
@@ -92,12 +114,13 @@ export function createPublisher(deps: {
       await producer.connect()
     },
     async upsert(resource, record) {
-      let key: string, value: Buffer
+      let key: Buffer, value: Buffer
       try {
         const t = topicOf(resource)
         const entity = t.codec.toEntity(record)
-        key = t.codec.keyOf(record)
-        value = wireEncode(t.schemaId, t.type.toBuffer({ op: 'upsert', version: version(), key, entity }))
+        const k = t.codec.keyOf(record)
+        value = wire.value(t.schemaId, t.type, { op: 'upsert', version: version(), key: k, entity })
+        key = wire.key(k)
       } catch (err) {
         if (!(err instanceof InvalidRecord) && !(err instanceof Error && /invalid/i.test(err.message))) throw err
         stats.invalid++
@@ -124,10 +147,11 @@ export function createPublisher(deps: {
     },
     async delete(resource, key) {
       const t = topicOf(resource)
-      await enqueue(resource, String(key), wireEncode(t.schemaId, t.type.toBuffer({ op: 'delete', version: version(), key: String(key), entity: null })))
+      await enqueue(resource, wire.key(String(key)), wire.value(t.schemaId, t.type, { op: 'delete', version: version(), key: String(key), entity: null }))
     },
     async flush() {
       for (const t of topics.values()) await send(t)
+      await settle()
     },
     async stop() {
       await this.flush()
