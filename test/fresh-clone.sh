@@ -2,29 +2,26 @@
 # A newcomer's first run, checked: clone this repository into a temporary folder, run the README's
 # `npm start` there with nothing installed, and check that it ends with the API up, the sample
 # loaded, the citation network complete (every opinion linked), and no warning or error in the log;
-# then a SIGTERM to npm stops all of it. Infrastructure already running on the default ports is reused (the clone's
-# `npm start` leaves it alone); the clone gets its own topic prefix and database, removed at the end.
+# then a SIGTERM to npm stops all of it. It starts cold, as a new machine does: no server of ours running
+# for it (its Kafka, registry and ClickHouse get ports of their own, beside any stack already up) and empty
+# data folders (the clone's own .data). Its servers are stopped and everything removed at the end.
 #
 #   bash test/fresh-clone.sh            (what `npm test` runs last)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
-run="fresh$(date +%s)$RANDOM"
-export PORT=${FRESH_PORT:-18100} LDS_TOPIC_PREFIX="$run." CLICKHOUSE_DATABASE="$run" LDS_DATA_DIR="$root/.data"
-clickhouse="http://127.0.0.1:${LDS_CLICKHOUSE_HTTP_PORT:-8123}"
+export PORT=${FRESH_PORT:-18100} LDS_KAFKA_PORT=19092 LDS_KAFKA_CONTROLLER_PORT=19093 LDS_REGISTRY_PORT=18081 \
+  LDS_CLICKHOUSE_HTTP_PORT=18123 LDS_CLICKHOUSE_TCP_PORT=19000
+unset LDS_DATA_DIR LDS_TOPIC_PREFIX CLICKHOUSE_DATABASE KAFKA_BROKERS SCHEMA_REGISTRY_URL CLICKHOUSE_URL
+run=lds
+clickhouse="http://127.0.0.1:$LDS_CLICKHOUSE_HTTP_PORT"
 log="$work/start.log"
 pid=""
 
 cleanup() {
   [ -n "$pid" ] && kill -INT -- "-$pid" 2>/dev/null && wait "$pid" 2>/dev/null || true
-  curl -fsS "$clickhouse/" --data-binary "DROP DATABASE IF EXISTS \`$run\`" >/dev/null 2>&1 || true
-  (cd "$root" && npx tsx -e "
-    import('./core/kafka.ts').then(async ({ createKafka }) => {
-      const { loadConfig } = await import('./core/config.ts'); const { createLogger } = await import('./core/logger.ts')
-      const cfg = loadConfig(); const admin = createKafka(cfg, createLogger({ logLevel: 'silent' })).admin(); await admin.connect()
-      const mine = (await admin.listTopics()).filter((t) => t.startsWith('$run.')); if (mine.length) await admin.deleteTopics({ topics: mine })
-      await admin.disconnect()
-    })" >/dev/null 2>&1) || true
+  # The clone's own servers (npm start leaves the infrastructure running, as it does for a user).
+  [ -d "$work/lds/node_modules" ] && (cd "$work/lds" && npx tsx infra/cli.ts down >/dev/null 2>&1) || true
   rm -rf "$work"
 }
 trap cleanup EXIT
