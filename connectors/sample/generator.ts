@@ -41,6 +41,7 @@ import { createAllocator, loadReporters, type Edition } from './reporters.js'
 import { FIRST_DAY, names, type CaseDocket, type DecidedCase, type Sampler } from './sampler.js'
 import { toHtml, toPlainText, writeOpinion, type CiteTarget, type OpinionPlan, type Outcome } from './text.js'
 import { CATEGORIES, CATEGORY_MIX } from './vocabulary.js'
+import { RACE } from '../../schemas/catalogue/choices.js'
 
 export type { CitedRef, SampleRecord }
 
@@ -76,8 +77,18 @@ const REDIRECTION_REASONS = [1, 4, 2, 3] as const
 /** The cluster of a decided case, once emitted: what its opinions need. */
 interface CaseCluster { id: number; outcome: Outcome; kinds: ('lead' | 'concurrence' | 'dissent')[]; cites: CiteTarget['cites']; published: boolean; created: string; modified: string; syllabus: string }
 
+/**
+ * The race code table people's race codes go through in the reference's bulk files (people_db_race:
+ * an id per code, in the order the reference lists them), so that the sample exports and loads back
+ * whole.
+ */
+function* raceCodes(): Generator<SampleRecord> {
+  for (const [i, c] of RACE.entries()) yield { resource: 'races', record: { id: i + 1, race: String(c.value) } }
+}
+
 export function* generateSample(opts: SampleOptions): Generator<SampleRecord> {
   const s = setup(opts)
+  yield* raceCodes()
   s.bench = yield* generateBench({ rng: s.rng, pool: s.pool, next: s.next, importDay: s.importDay, snapshotDay: s.today })
   s.searchTagIds = yield* searchTags(s.ctx, s.importDay)
   s.sampleTags = yield* userTags(s.ctx, Math.max(s.importDay, s.today - 900))

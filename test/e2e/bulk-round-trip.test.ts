@@ -39,12 +39,15 @@ async function contents(rt: Runtime, resource: string): Promise<unknown[]> {
     { settings: { output_format_json_quote_64bit_integers: 0 } })
 }
 
+// Two stacks, the sample and two exports on a shared machine: more than the default file timeout.
+t.setTimeout(1_200_000)
+
 t.test('export, load into an empty instance, export again', async (t) => {
   const date = '2026-11-28'
   const a = await testStack(t)
   const sinkA = await startProcessors(a, ['table-sink'])
   t.teardown(() => Promise.all(sinkA.map((s) => s.stop())))
-  const summary = await ingestSample(a, { opinions: 200, seed: 3, progress: false, today: date })
+  const summary = await ingestSample(a, { opinions: 60, seed: 3, progress: false, today: date })
   const resources = [...new Set(BULK_TABLES.map((t) => t.target.resource))]
   await waitFor(async () => {
     for (const r of resources) if ((await countFinal(a, catalogue.get(r).table)) !== (summary.byResource[r] ?? 0)) return false
