@@ -37,8 +37,8 @@ const DERIVED: Record<string, string[]> = { clusters: ['citation_count'] }
 /** Resources users make (the users, and everything only its owner reads), none in the sample; and those the citation network derives. */
 const USER_MADE = ['users', ...catalogue.stored.filter((r) => r.access === 'owner').map((r) => r.name)]
 const PROCESSOR_MADE = ['opinions-cited', 'citation-texts', 'citation-counts']
-/** Internal resources only the bulk data carries (the reference's courthouses, race codes, parentheticals, unmatched citations): no sample records. */
-const BULK_ONLY = ['courthouses', 'races', 'parentheticals', 'unmatched-citations']
+/** Internal resources only the bulk data carries (the reference's courthouses, parentheticals, unmatched citations): no sample records. (Its race code table the sample does emit.) */
+const BULK_ONLY = ['courthouses', 'parentheticals', 'unmatched-citations']
 /** The day the tested corpora are taken: a Wednesday, so "this week" and "this month" are both under way. */
 const TODAY = '2026-11-18'
 
