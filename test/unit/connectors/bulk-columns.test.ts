@@ -72,7 +72,7 @@ t.test('column types', async (t) => {
   t.equal(dockets.get('blocked'), 'boolean')
   t.equal(dockets.get('date_filed'), 'date')
   t.equal(dockets.get('date_created'), 'datetime')
-  t.equal(dockets.get('view_count'), undefined, 'not stored: passed through as a string')
+  t.equal(dockets.get('view_count'), 'integer', 'stored though the API does not show it')
   t.equal(columnTypes('courts').get('id'), 'string')
   t.equal(columnTypes('courts').get('parent_court_id'), 'string')
   t.equal(columnTypes('courts').get('position'), 'float')
