@@ -17,7 +17,7 @@ import path from 'node:path'
 import { loadConfig } from '../core/config.js'
 import { createLogger } from '../core/logger.js'
 import { createRuntime, prepare, removeDeployment } from '../bin/runtime.js'
-import { ingestBulk } from '../connectors/drivers/bulk.js'
+import { ingestBulk } from '../bin/commands/ingest-bulk.js'
 import { opinionsFile, hasCommand } from './lib/bulk-opinions.js'
 import { parseFlags } from '../test/kit/args.js'
 

@@ -19,7 +19,7 @@ import { createLogger } from '../core/logger.js'
 import { sql, ident } from '../core/sql.js'
 import { createDb } from '../core/clickhouse.js'
 import { createRuntime, prepare } from '../bin/runtime.js'
-import { openPublisher } from '../schemas/events/publisher.js'
+import { openPublisher } from '../core/events/publisher.js'
 import { startTableSink } from '../streams/table-sink.js'
 import { createEntityCodec } from '../schemas/events/entity-codec.js'
 

@@ -41,7 +41,7 @@ ingest.command('sample')
     const rt = createRuntime()
     try {
       await prepare(rt)
-      const { ingestSample } = await import('../connectors/drivers/sample.js')
+      const { ingestSample } = await import('./commands/ingest-sample.js')
       const s = await ingestSample(rt, { opinions: o.opinions, seed: o.seed })
       console.log(JSON.stringify(s, null, 2))
     } finally { await rt.close() }
@@ -58,7 +58,7 @@ ingest.command('bulk <inputs...>')
     const rt = createRuntime()
     try {
       await prepare(rt)
-      const { ingestBulk } = await import('../connectors/drivers/bulk.js')
+      const { ingestBulk } = await import('./commands/ingest-bulk.js')
       const s = await ingestBulk(rt, inputs, { deadLetterPath: o.deadLetters, prune: o.prune, restart: o.restart, dialect: o.format as 'backslash' | undefined, checkpointEvery: o.checkpointEvery })
       for (const f of s.files) {
         console.error(`${f.file}: ${f.error ? `FAILED: ${f.error}` : 'ok'}; ${f.rows} rows${f.resumed ? ` (${f.resumed} published by the interrupted run)` : ''}, ${f.refused} refused${f.dialect ? `; ${f.dialect}` : ''}`)
@@ -79,7 +79,7 @@ exporter.command('bulk <dir>')
     const rt = createRuntime()
     try {
       await prepare(rt)
-      const { runBulkExport, manifestSummary } = await import('../connectors/drivers/export.js')
+      const { runBulkExport, manifestSummary } = await import('./commands/export-bulk.js')
       const m = await runBulkExport(rt.db, dir, { format: o.format as 'reference-csv', resources: o.resources?.split(',') })
       console.log(JSON.stringify(manifestSummary(m), null, 2))
     } finally { await rt.close() }
@@ -147,7 +147,7 @@ async function waitVisible(rt: ReturnType<typeof createRuntime>, id: number) {
 program.command('publish <resource> [file]')
   .description('Publish JSON lines (a file, or - / nothing for stdin) as upserts of a resource: one object per line in its v4 field names, related objects by id. Bad lines are reported with their number; the rest are published.')
   .action(async (resource: string, file: string | undefined) => withRuntime(async (rt) => {
-    const { publishLines, openInput } = await import('../connectors/drivers/publish.js')
+    const { publishLines, openInput } = await import('./commands/publish.js')
     const report = await publishLines(rt, resource, openInput(file))
     console.log(JSON.stringify(report, null, 2))
     if (report.refused.length) process.exitCode = 2

@@ -8,7 +8,7 @@ import { newToken, hashToken } from '../core/tokens.js'
 import { hashPassword } from '../core/passwords.js'
 import { parseRates, parseRate } from '../api/plugins/rates.js'
 import type { Runtime } from './runtime.js'
-import { openPublisher, type Written } from '../schemas/events/publisher.js'
+import { openPublisher, type Written } from '../core/events/publisher.js'
 
 export interface UserOptions { write?: boolean; citationRate?: string; rate?: string; password?: string; email?: string; autoSubscribe?: boolean }
 

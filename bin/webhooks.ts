@@ -4,8 +4,8 @@
  */
 import { sql, ident } from '../core/sql.js'
 import { checkWebhookUrl, newWebhookSecret, isEventType, isWebhookVersion } from '../domain/webhooks/index.js'
-import { openPublisher } from '../schemas/events/publisher.js'
-import { openWebhookQueue } from '../schemas/events/webhook-queue.js'
+import { openPublisher } from '../core/events/publisher.js'
+import { openWebhookQueue } from '../core/events/webhook-queue.js'
 import type { Runtime } from './runtime.js'
 import { findUser } from './users.js'
 

@@ -37,7 +37,7 @@ import {
   entityTopic, dlqTopic, groupId, PROCESSORS, createDecoder, validateEntityEvent, createVersioner, createCommandCodec,
   RELINK, RECOUNT, type EntityEvent, type RelinkCommand, type RecountCommand, type CommandCodec,
 } from '../schemas/events/index.js'
-import type { Publisher } from '../schemas/events/publisher.js'
+import type { Publisher } from '../core/events/publisher.js'
 import { startStream, type StreamDef } from './runner.js'
 
 interface StateRow { opinion_id: number; source_version: number; text_hash: string; edge_ids: number[]; cited_cluster_ids: number[]; unresolved: string[] }

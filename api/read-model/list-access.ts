@@ -5,7 +5,7 @@
  * replaces (a client that waited for the sink's watermark, as writes do, sees its change).
  */
 import type { Config } from '../../core/config.js'
-import type { Watermarks } from '../../schemas/events/watermark-reader.js'
+import type { Watermarks } from '../../core/events/watermark-reader.js'
 import { entityTopic } from '../../schemas/events/index.js'
 import type { ListIndexAccess } from '../engine/context.js'
 import type { ReadModel } from './consumer.js'

@@ -20,8 +20,8 @@ import type { ApiUser } from '../read-model/users.js'
 import { checkSearchAlert, checkAlertFrequency, type AlertRate, type AlertType, type MembershipLevel } from '../../domain/alerts/index.js'
 import { checkNewPrayer } from '../../domain/alerts/prayers.js'
 import { checkWebhookUrl, newWebhookSecret } from '../../domain/webhooks/index.js'
-import type { RecordsGateway, RecordsSession } from '../../connectors/records-gateway.js'
-import type { RecordsSessions } from '../../connectors/records-sessions.js'
+import type { RecordsGateway, RecordsSession } from '../../clients/records-gateway.js'
+import type { RecordsSessions } from '../../clients/records-sessions.js'
 
 export type Record_ = Record<string, unknown>
 

@@ -7,7 +7,7 @@
  */
 import { sql, ident } from '../../core/sql.js'
 import type { Runtime } from '../../bin/runtime.js'
-import { openPublisher } from '../../schemas/events/publisher.js'
+import { openPublisher } from '../../core/events/publisher.js'
 import { percentile } from './stats.js'
 import { getJson } from './http.js'
 import { waitFor } from '../../test/kit/wait-for.js'

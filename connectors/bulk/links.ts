@@ -3,7 +3,7 @@
  * `panel_ids`, an opinion's `joined_by_ids`, a court's `appeals_to_ids`, a person's `race` codes.
  * A run reads its link files first into memory (a parent key → its children, in file order), then
  * joins them into the parent rows as they are published; parents the run's row files did not
- * publish are left over for a read-modify-write of their current row (see drivers/bulk.ts).
+ * publish are left over for a read-modify-write of their current row (see bin/commands/ingest-bulk.ts).
  *
  * A link file is a complete snapshot of its relation: a parent it does not name has no children.
  */

@@ -30,7 +30,7 @@ export { compileMatcher, type Matcher } from './matcher.js'
 export { scoreDocument, scoringPlan, scores, weights, phraseWeights, idf, tfNorm, K1, B, type SearchStats, type ScoringPlan } from './bm25.js'
 export { searchSql, countSql, statsSql, expansionSql, DEFAULT_MAX_EXPANSIONS, type SearchSqlOptions } from './query-sql.js'
 export { searchTables, searchLegacyTables, type TableOptions } from './tables.js'
-// the layout's DDL is not domain code; re-exported for schemas/migrate.ts, which imports it from here
+// the layout's DDL is not domain code; re-exported for core/migrate.ts, which imports it from here
 export { searchRequest, requestAst, SearchRequestError, DEFAULT_ORDER, type SearchRequest, type OrderKey } from './request.js'
 export { highlighter, SNIPPET_SIZE, type Highlighter } from './highlight.js'
 export { presentResult, type PresentOptions } from './results.js'

@@ -1,6 +1,6 @@
 /**
  * The ClickHouse layout of the search index and its migrations, as statements (Sql values; the
- * migration, schemas/migrate.ts, runs them): a postings layout, chosen by bench/search-machinery.ts
+ * migration, core/migrate.ts, runs them): a postings layout, chosen by bench/search-machinery.ts
  * (a text index answers matching fast, but BM25 then reads every candidate's tokens, which costs
  * seconds at 1M documents; postings carry tf and positions, so ranking reads only the query's
  * terms) and tuned by bench/search.ts (1M opinions, against PostgreSQL full-text search).

@@ -1,7 +1,7 @@
 /**
  * The archive fetch processor. A queued request (status 1) is marked in progress (4), sent to the
  * court-records gateway in the user's own session (the one the API opened with the credentials
- * the request carried: connectors/records-sessions.ts; without one, the service's account if it
+ * the request carried: clients/records-sessions.ts; without one, the service's account if it
  * has one, else the request needs the user's credentials again, status 7), and completed: success (2, date_completed, a message) makes the document
  * available in the archive (is_available, its file, pages and hash), which is what grants prayers;
  * failure (3, or 6/7 as the gateway says, date_completed null, the gateway's message). Either way
@@ -25,10 +25,10 @@
  */
 import { entityTopic, dlqTopic, groupId, createDecoder, validateEntityEvent, type EntityEvent } from '../../schemas/events/index.js'
 import { archiveFetchPayload, EVENT_TYPES } from '../../domain/webhooks/index.js'
-import type { RecordsGateway } from '../../connectors/records-gateway.js'
-import type { RecordsSessions } from '../../connectors/records-sessions.js'
+import type { RecordsGateway } from '../../clients/records-gateway.js'
+import type { RecordsSessions } from '../../clients/records-sessions.js'
 import { startStream, type StreamDef, type BatchContext } from '../runner.js'
-import { useWatermarks } from '../../schemas/events/watermark-reader.js'
+import { useWatermarks } from '../../core/events/watermark-reader.js'
 import { openSourceContext, asShown, type SourceDeps, type Row } from './context.js'
 import { createEndOffsets, catchUp, sinkCatchUp, tableCatchUp } from '../lib/catch-up.js'
 import type { IdSource } from '../../core/ids.js'

@@ -25,14 +25,14 @@
  * higher, and wins over the sender's write.
  */
 import { sql, ident } from '../../core/sql.js'
-import { useWatermarks } from '../../schemas/events/watermark-reader.js'
+import { useWatermarks } from '../../core/events/watermark-reader.js'
 import { entityTopic, dlqTopic, groupId, createDecoder, validateEntityEvent, createVersioner, type EntityEvent } from '../../schemas/events/index.js'
 import { ALERT_ENTRIES_SEEN } from '../../schemas/internal/alerts.js'
 import { docketAlertPayload, EVENT_TYPES } from '../../domain/webhooks/index.js'
-import { docketAlertMail } from '../../connectors/mail.js'
+import { docketAlertMail } from '../../clients/mail.js'
 import { startStream, type StreamDef, type BatchContext } from '../runner.js'
 import { createEntityTable } from '../lib/entity-table.js'
-import { createPublisher } from '../../schemas/events/publisher.js'
+import { createPublisher } from '../../core/events/publisher.js'
 import { openSourceContext, asShown, type SourceDeps, type Row } from './context.js'
 import { createEndOffsets, catchUp, sinkCatchUp, tableCatchUp } from '../lib/catch-up.js'
 

@@ -17,9 +17,9 @@ import { entityTopic, dlqTopic, groupId, createDecoder, validateEntityEvent, cre
 import { PRAYER_GRANTS } from '../../schemas/internal/alerts.js'
 import { prayAndPayPayload, EVENT_TYPES } from '../../domain/webhooks/index.js'
 import { PRAYER_STATUS } from '../../domain/alerts/prayers.js'
-import { prayerGrantedMail } from '../../connectors/mail.js'
+import { prayerGrantedMail } from '../../clients/mail.js'
 import { startStream, type StreamDef, type BatchContext } from '../runner.js'
-import { useWatermarks } from '../../schemas/events/watermark-reader.js'
+import { useWatermarks } from '../../core/events/watermark-reader.js'
 import { openSourceContext, asShown, type SourceDeps, type Row } from './context.js'
 import { createEndOffsets, catchUp, sinkCatchUp, tableCatchUp } from '../lib/catch-up.js'
 

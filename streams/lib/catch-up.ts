@@ -10,7 +10,7 @@ import type { Kafka } from 'kafkajs'
 import type { Config } from '../../core/config.js'
 import { retryRetriable } from '../../core/kafka.js'
 import { DependencyError } from '../../core/dependency-error.js'
-import type { Watermarks } from '../../schemas/events/watermark-reader.js'
+import type { Watermarks } from '../../core/events/watermark-reader.js'
 import { keepAlive, type BatchContext } from '../runner.js'
 import type { EntityTable } from './entity-table.js'
 

@@ -16,7 +16,7 @@ import { searchRequest, requestAst, compileMatcher, highlighter, presentResult, 
 import { utcDay } from '../../domain/search/relative-date.js'
 import { searchAlertPayload, EVENT_TYPES, type SearchAlertType } from '../../domain/webhooks/index.js'
 import { isAlertRate, type AlertRate, type AlertType } from '../../domain/alerts/index.js'
-import { searchAlertMail } from '../../connectors/mail.js'
+import { searchAlertMail } from '../../clients/mail.js'
 import { createEntityTable } from '../lib/entity-table.js'
 import { openSourceContext, asShown, type SourceDeps, type Row } from '../alerts/context.js'
 import type { IndexedDocument } from './indexer.js'

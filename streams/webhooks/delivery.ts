@@ -28,16 +28,16 @@ import { sql, ident } from '../../core/sql.js'
 import { CoPartitionedAssigner } from '../../core/kafka-assigner.js'
 import { subscribeAll, stoppableConsumer, commitBatch } from '../../core/kafka.js'
 import { groupId, entityTopic } from '../../schemas/events/index.js'
-import { useWatermarks, type Watermarks } from '../../schemas/events/watermark-reader.js'
+import { useWatermarks, type Watermarks } from '../../core/events/watermark-reader.js'
 import { createEndOffsets, sinkApplied } from '../lib/catch-up.js'
 import {
   afterFailure, onReenable, classifyAttempt, elapsedBeforeRetry, signatureHeaders, isForbiddenAddress, EVENT_STATUS, RESPONSE_TIMEOUT_MS, RESPONSE_BODY_LIMIT,
   DELIVERY_CONTENT_TYPE, type EventTypeId, type FailureEmailKind,
 } from '../../domain/webhooks/index.js'
-import { webhookFailingMail, webhookDisabledMail, type Mailer } from '../../connectors/mail.js'
-import type { Publisher } from '../../schemas/events/publisher.js'
+import { webhookFailingMail, webhookDisabledMail, type Mailer } from '../../clients/mail.js'
+import type { Publisher } from '../../core/events/publisher.js'
 import { createEntityTable, type EntityTable, type Row } from '../lib/entity-table.js'
-import { deliveryTopics, type QueuedEvent, type WebhookQueue } from '../../schemas/events/webhook-queue.js'
+import { deliveryTopics, type QueuedEvent, type WebhookQueue } from '../../core/events/webhook-queue.js'
 
 export const DELIVERY_PROCESSOR = 'webhook-delivery'
 /**

@@ -11,7 +11,7 @@ import path from 'node:path'
 import { testStack, waitFor, countFinal } from '../helpers/stack.js'
 import { writeBulkFile } from '../helpers/bulk-csv.js'
 import { startProcessors, type Runtime } from '../../bin/runtime.js'
-import { ingestBulk } from '../../connectors/drivers/bulk.js'
+import { ingestBulk } from '../../bin/commands/ingest-bulk.js'
 import { sql, ident } from '../../core/sql.js'
 import { PROJECT_ROOT } from '../../core/config.js'
 

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { testStack, waitFor, countFinal } from '../helpers/stack.js'
 import { startProcessors } from '../../bin/runtime.js'
-import { ingestBulk } from '../../connectors/drivers/bulk.js'
+import { ingestBulk } from '../../bin/commands/ingest-bulk.js'
 import { sql, ident } from '../../core/sql.js'
 
 t.test('bulk files through the pipeline', async (t) => {

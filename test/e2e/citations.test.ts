@@ -5,7 +5,7 @@
 import t from 'tap'
 import { testStack, waitFor, testUser } from '../helpers/stack.js'
 import { startProcessors } from '../../bin/runtime.js'
-import { openPublisher } from '../../schemas/events/publisher.js'
+import { openPublisher } from '../../core/events/publisher.js'
 import { buildApp } from '../../api/app.js'
 
 const ts = '2024-01-01T00:00:00+00:00'

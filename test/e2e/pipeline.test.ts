@@ -4,7 +4,7 @@
 import t from 'tap'
 import { testStack, waitFor, testUser } from '../helpers/stack.js'
 import { startProcessors } from '../../bin/runtime.js'
-import { openPublisher } from '../../schemas/events/publisher.js'
+import { openPublisher } from '../../core/events/publisher.js'
 import { buildApp } from '../../api/app.js'
 import { entityTopic, dlqTopic, PROCESSORS } from '../../schemas/events/index.js'
 import { sql, ident } from '../../core/sql.js'

@@ -6,7 +6,7 @@
 import t from 'tap'
 import { testStack, waitFor, countFinal, testUser } from '../helpers/stack.js'
 import { startProcessors } from '../../bin/runtime.js'
-import { ingestSample } from '../../connectors/drivers/sample.js'
+import { ingestSample } from '../../bin/commands/ingest-sample.js'
 import { buildApp } from '../../api/app.js'
 import { catalogue, V4_ROOT_NAMES } from '../../schemas/catalogue/index.js'
 import { loadCourts } from '../../connectors/sample/courts.js'

@@ -8,7 +8,7 @@ import path from 'node:path'
 import { PROJECT_ROOT } from '../../core/config.js'
 import { sql, ident } from '../../core/sql.js'
 import { testStack, waitFor, countFinal } from '../helpers/stack.js'
-import { openPublisher } from '../../schemas/events/publisher.js'
+import { openPublisher } from '../../core/events/publisher.js'
 
 const KEYS = 60_000
 

@@ -14,9 +14,9 @@ import { testStack, testUser, waitFor } from '../helpers/stack.js'
 import { startWebhookReceiver, ok, fail, timeout, type Delivery } from '../helpers/webhook-receiver.js'
 import { startProcessors, stopAll } from '../../bin/runtime.js'
 import { buildApp } from '../../api/app.js'
-import { openPublisher } from '../../schemas/events/publisher.js'
-import { openWebhookQueue } from '../../schemas/events/webhook-queue.js'
-import { createWebhookEmitter } from '../../schemas/events/webhook-emitter.js'
+import { openPublisher } from '../../core/events/publisher.js'
+import { openWebhookQueue } from '../../core/events/webhook-queue.js'
+import { createWebhookEmitter } from '../../core/events/webhook-emitter.js'
 
 const SCALE = 36_000 // the whole retry schedule in 5.5 s
 const EVENTS = 120

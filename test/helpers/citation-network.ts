@@ -4,7 +4,7 @@
  */
 import type { Test } from 'tap'
 import { testStack } from './stack.js'
-import { openPublisher } from '../../schemas/events/publisher.js'
+import { openPublisher } from '../../core/events/publisher.js'
 import { citationNetworkDef } from '../../streams/citation-network.js'
 import type { RelinkCommand } from '../../schemas/events/index.js'
 

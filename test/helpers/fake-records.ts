@@ -1,5 +1,5 @@
 /**
- * A local HTTP server speaking the records-system protocol of connectors/records-gateway.ts,
+ * A local HTTP server speaking the records-system protocol of clients/records-gateway.ts,
  * with knobs for the cases archive fetch must handle, and a record of every request.
  *
  *   const records = await startFakeRecords({ username: 'u', password: 'p', accounts: { alice: 'pw' } })

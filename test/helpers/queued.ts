@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import type { Runtime } from '../../bin/runtime.js'
-import { deliveryTopics, openWebhookQueue, type QueuedEvent } from '../../schemas/events/webhook-queue.js'
+import { deliveryTopics, openWebhookQueue, type QueuedEvent } from '../../core/events/webhook-queue.js'
 import { waitFor } from '../kit/wait-for.js'
 
 export interface Queued { topic: string; event: QueuedEvent }

@@ -16,9 +16,9 @@
 import type { Kafka, Admin, Consumer } from 'kafkajs'
 import type { Runtime } from '../../bin/runtime.js'
 import type { Registry } from '../../core/registry.js'
-import { createWatermarks, type Watermarks } from '../../schemas/events/watermark-reader.js'
+import { createWatermarks, type Watermarks } from '../../core/events/watermark-reader.js'
 import { entityTopic } from '../../schemas/events/index.js'
-import { registerEntitySchemas } from '../../schemas/registry.js'
+import { registerEntitySchemas } from '../../core/schema-registration.js'
 
 export interface RaceGates {
   registry: Registry

@@ -5,7 +5,7 @@
  */
 import type { Test } from 'tap'
 import { testStack } from './stack.js'
-import { openPublisher } from '../../schemas/events/publisher.js'
+import { openPublisher } from '../../core/events/publisher.js'
 import { startTableSink } from '../../streams/table-sink.js'
 import { createUser } from '../../bin/users.js'
 import { startFakeRecords } from './fake-records.js'

@@ -6,7 +6,7 @@
 import t from 'tap'
 import { testStack, testUser, waitFor } from '../helpers/stack.js'
 import { startProcessors, stopAll } from '../../bin/runtime.js'
-import { openPublisher } from '../../schemas/events/publisher.js'
+import { openPublisher } from '../../core/events/publisher.js'
 import { buildApp } from '../../api/app.js'
 import { kafkaIdAllocator, ID_BASE } from '../../core/ids.js'
 import { createKafka } from '../../core/kafka.js'

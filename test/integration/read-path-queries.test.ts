@@ -8,7 +8,7 @@ import t, { type Test } from 'tap'
 import { testStack, testUser, waitFor, countFinal } from '../helpers/stack.js'
 import { startProcessors, stopAll } from '../../bin/runtime.js'
 import { buildApp } from '../../api/app.js'
-import { openPublisher } from '../../schemas/events/publisher.js'
+import { openPublisher } from '../../core/events/publisher.js'
 import { compile, sql } from '../../core/sql.js'
 import type { Db } from '../../core/clickhouse.js'
 

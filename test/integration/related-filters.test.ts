@@ -7,7 +7,7 @@ import t from 'tap'
 import { testStack, testUser, waitFor, countFinal } from '../helpers/stack.js'
 import { startProcessors, stopAll } from '../../bin/runtime.js'
 import { buildApp } from '../../api/app.js'
-import { openPublisher } from '../../schemas/events/publisher.js'
+import { openPublisher } from '../../core/events/publisher.js'
 
 const ts = '2024-03-01T10:00:00+00:00'
 const stamps = { date_created: ts, date_modified: ts }

@@ -7,7 +7,7 @@
 import t from 'tap'
 import { testStack, waitFor } from '../helpers/stack.js'
 import { startProcessors, stopAll } from '../../bin/runtime.js'
-import { openPublisher } from '../../schemas/events/publisher.js'
+import { openPublisher } from '../../core/events/publisher.js'
 import { buildApp } from '../../api/app.js'
 import { entityTopic, groupId } from '../../schemas/events/index.js'
 import { SEARCH_INDEXER } from '../../streams/search/indexer.js'

@@ -18,7 +18,7 @@ import { startWebhookReceiver, ok, type Delivery } from '../helpers/webhook-rece
 import { startTableSink } from '../../streams/table-sink.js'
 import { startWebhookDelivery } from '../../streams/webhooks/delivery.js'
 import { startDocketAlertSender } from '../../streams/alerts/docket-alerts.js'
-import { openWebhookQueue } from '../../schemas/events/webhook-queue.js'
+import { openWebhookQueue } from '../../core/events/webhook-queue.js'
 import { newWebhookSecret, EVENT_TYPES } from '../../domain/webhooks/index.js'
 import { createUser } from '../../bin/users.js'
 import { sourceStack } from '../helpers/source-stack.js'

@@ -9,9 +9,9 @@
 import t from 'tap'
 import { waitFor } from '../helpers/stack.js'
 import { startArchiveFetcher } from '../../streams/alerts/archive-fetch.js'
-import { openWebhookQueue } from '../../schemas/events/webhook-queue.js'
+import { openWebhookQueue } from '../../core/events/webhook-queue.js'
 import { sql, ident } from '../../core/sql.js'
-import { recordsGatewayOf } from '../../connectors/records-gateway.js'
+import { recordsGatewayOf } from '../../clients/records-gateway.js'
 import { archiveFetchStack, documentFetch } from '../helpers/source-stack.js'
 
 t.test('issue 10: a fetch left in progress by a stopped fetcher is failed when it is read again', async (t) => {

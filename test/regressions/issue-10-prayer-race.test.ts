@@ -17,7 +17,7 @@ import { startWebhookReceiver, ok, type Delivery } from '../helpers/webhook-rece
 import { startTableSink } from '../../streams/table-sink.js'
 import { startWebhookDelivery } from '../../streams/webhooks/delivery.js'
 import { startPrayerGranter } from '../../streams/alerts/prayers.js'
-import { openWebhookQueue } from '../../schemas/events/webhook-queue.js'
+import { openWebhookQueue } from '../../core/events/webhook-queue.js'
 import { newWebhookSecret, EVENT_TYPES } from '../../domain/webhooks/index.js'
 import { PRAYER_STATUS } from '../../domain/alerts/prayers.js'
 import { sql, ident } from '../../core/sql.js'

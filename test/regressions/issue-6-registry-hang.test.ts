@@ -7,7 +7,7 @@ import t from 'tap'
 import net from 'node:net'
 import { createRegistry } from '../../core/registry.js'
 import { DependencyError } from '../../core/dependency-error.js'
-import { registerEntitySchemas } from '../../schemas/registry.js'
+import { registerEntitySchemas } from '../../core/schema-registration.js'
 import { catalogue } from '../../schemas/catalogue/index.js'
 
 t.test('a registry that never answers: a clear error, no hang', async (t) => {

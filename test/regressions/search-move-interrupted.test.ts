@@ -12,7 +12,7 @@ import { analyzeDocument } from '../../domain/search/document.js'
 import { searchTableDdl } from '../../schemas/internal/search-layout.js'
 import { toIndexRows } from '../../streams/search/index-rows.js'
 import { writeIndexRows } from '../../streams/search/indexer.js'
-import { migrateSearchIndex } from '../../schemas/migrate.js'
+import { migrateSearchIndex } from '../../core/migrate.js'
 import { scratchDatabase } from '../helpers/scratch-db.js'
 import { prng } from '../fuzz/lib/generate.js'
 

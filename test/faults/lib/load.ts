@@ -7,7 +7,7 @@
  *    processor but the table sink touches them (the citation network writes opinions-cited);
  *  - sample: the bundled generator (courts and a seeded case-law corpus), every record once.
  */
-import { openPublisher, type Publisher } from '../../../schemas/events/publisher.js'
+import { openPublisher, type Publisher } from '../../../core/events/publisher.js'
 import { loadCourts } from '../../../connectors/sample/courts.js'
 import { generateSample } from '../../../connectors/sample/generator.js'
 import type { Runtime } from '../../../bin/runtime.js'

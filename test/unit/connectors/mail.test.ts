@@ -1,7 +1,7 @@
 import t from 'tap'
 import {
   createMailer, MailSendError, webhookFailingMail, webhookDisabledMail, docketAlertMail, searchAlertMail, prayerGrantedMail, escapeHtml,
-} from '../../../connectors/mail.js'
+} from '../../../clients/mail.js'
 import { startSmtpSink } from '../../helpers/smtp-sink.js'
 
 const FROM = 'Legal Data Service <alerts@lds.test>'

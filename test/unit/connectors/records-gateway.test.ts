@@ -1,6 +1,6 @@
 import t, { type Test } from 'tap'
 import { createHash } from 'node:crypto'
-import { createRecordsGateway, type RecordsGatewayOptions } from '../../../connectors/records-gateway.js'
+import { createRecordsGateway, type RecordsGatewayOptions } from '../../../clients/records-gateway.js'
 import { startFakeRecords, UNAVAILABLE_MESSAGE, type FakeRecords } from '../../helpers/fake-records.js'
 
 const DOC = { court: 'nysd', records_case_id: '545433', records_doc_id: '127035841287' }

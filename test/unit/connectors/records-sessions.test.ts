@@ -1,6 +1,6 @@
 import t, { type Test } from 'tap'
 import { Redis } from 'ioredis'
-import { memoryRecordsSessions, redisRecordsSessions, MAX_KEEP_MS, type RecordsSessions } from '../../../connectors/records-sessions.js'
+import { memoryRecordsSessions, redisRecordsSessions, MAX_KEEP_MS, type RecordsSessions } from '../../../clients/records-sessions.js'
 import { startRedis } from '../../../infra/redis.js'
 
 /** What both stores must do: a token is taken once, and not after its time. */

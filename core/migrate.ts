@@ -5,12 +5,12 @@
  * hand-written migration, not a silent rewrite of a large table.
  */
 import { createHash } from 'node:crypto'
-import type { Db } from '../core/clickhouse.js'
-import { sql, ident, raw } from '../core/sql.js'
-import type { Catalogue } from './catalogue/index.js'
-import { allTables, toCreateTable, type TableDef } from './tables.js'
+import type { Db } from './clickhouse.js'
+import { sql, ident, raw } from './sql.js'
+import type { Catalogue } from '../schemas/catalogue/index.js'
+import { allTables, toCreateTable, type TableDef } from '../schemas/tables.js'
 import { SEARCH_TYPES, searchTables, searchLegacyTables, type SearchType } from '../domain/search/index.js'
-import { searchTableDdl } from './internal/search-layout.js'
+import { searchTableDdl } from '../schemas/internal/search-layout.js'
 
 export interface Migration { id: string; statement: string }
 

@@ -1,10 +1,10 @@
 /** Registers the Avro schema of every entity topic with the schema registry. */
 import pMap from 'p-map'
-import type { Registry } from '../core/registry.js'
-import type { Config } from '../core/config.js'
-import type { Catalogue } from './catalogue/index.js'
-import { toAvro } from './avro.js'
-import { entityTopic, valueSubject } from './events/names.js'
+import type { Registry } from './registry.js'
+import type { Config } from './config.js'
+import type { Catalogue } from '../schemas/catalogue/index.js'
+import { toAvro } from '../schemas/avro.js'
+import { entityTopic, valueSubject } from '../schemas/events/names.js'
 
 /** Registrations in flight at once: enough to be quick, few enough not to swamp a starting registry. */
 const CONCURRENCY = 8

@@ -7,10 +7,10 @@
  * consumer waits on the head of each partition instead of polling.
  */
 import type { Kafka, Producer } from 'kafkajs'
-import type { Config } from '../../core/config.js'
-import type { Registry } from '../../core/registry.js'
-import { ensureTopics, plainTopic, idempotentProducer, retryRetriable } from '../../core/kafka.js'
-import { createTopicCodec, type CommandCodec } from './index.js'
+import type { Config } from '../config.js'
+import type { Registry } from '../registry.js'
+import { ensureTopics, plainTopic, idempotentProducer, retryRetriable } from '../kafka.js'
+import { createTopicCodec, type CommandCodec } from '../../schemas/events/index.js'
 import { MAX_RETRY_COUNTER } from '../../domain/webhooks/index.js'
 
 export interface QueuedEvent {

@@ -8,11 +8,11 @@
  */
 import { randomUUID } from 'node:crypto'
 import type { Consumer, Kafka } from 'kafkajs'
-import type { Config } from '../../core/config.js'
-import type { Logger } from '../../core/logger.js'
-import type { Registry } from '../../core/registry.js'
-import { ensureTopics, compactedTopic, subscribeAll, stoppableConsumer } from '../../core/kafka.js'
-import { watermarkTopic, resourceOfTopic, createTopicCodec, WATERMARK, PROCESSORS, type Watermark } from './index.js'
+import type { Config } from '../config.js'
+import type { Logger } from '../logger.js'
+import type { Registry } from '../registry.js'
+import { ensureTopics, compactedTopic, subscribeAll, stoppableConsumer } from '../kafka.js'
+import { watermarkTopic, resourceOfTopic, createTopicCodec, WATERMARK, PROCESSORS, type Watermark } from '../../schemas/events/index.js'
 
 export interface Watermarks {
   start(): Promise<void>

@@ -1,8 +1,8 @@
 /** Drives the bulk export for the CLI: a progress bar per file on stderr, the manifest as the result. */
 import cliProgress from 'cli-progress'
 import type { Db } from '../../core/clickhouse.js'
-import { exportBulk, type ExportOptions, type ExportProgress, type Manifest } from '../bulk/export/index.js'
-import { formatBytes } from '../bulk/progress.js'
+import { exportBulk, type ExportOptions, type ExportProgress, type Manifest } from '../../connectors/bulk/export/index.js'
+import { formatBytes } from '../../connectors/bulk/progress.js'
 
 /**
  * Bars per file: rows written of the rows the table has, rows per second and bytes. On a terminal

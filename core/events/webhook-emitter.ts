@@ -5,7 +5,7 @@
  * alerts, fetches, prayers, reports) and by the API's "send a test event".
  */
 import { randomUUID } from 'node:crypto'
-import type { Clock } from '../../core/clock.js'
+import type { Clock } from '../clock.js'
 import type { Publisher } from './publisher.js'
 import { buildEnvelope, serializeEnvelope, EVENT_STATUS, type EventTypeId, type WebhookVersion } from '../../domain/webhooks/index.js'
 import type { QueuedEvent, WebhookQueue } from './webhook-queue.js'

@@ -5,9 +5,9 @@
 import { appendFileSync, mkdirSync } from 'node:fs'
 import path from 'node:path'
 import cliProgress from 'cli-progress'
-import { createPublisher, type PublisherDeps } from '../../schemas/events/publisher.js'
-import { loadCourts } from '../sample/courts.js'
-import { generateSample } from '../sample/generator.js'
+import { createPublisher, type PublisherDeps } from '../../core/events/publisher.js'
+import { loadCourts } from '../../connectors/sample/courts.js'
+import { generateSample } from '../../connectors/sample/generator.js'
 import { entityTopic } from '../../schemas/events/index.js'
 
 export interface IngestSummary { published: number; invalid: number; seconds: number; byResource: Record<string, number> }

@@ -13,16 +13,16 @@
  * still load.
  */
 import path from 'node:path'
-import { openPublisher, type PublisherDeps } from '../../schemas/events/publisher.js'
+import { openPublisher, type PublisherDeps } from '../../core/events/publisher.js'
 import { catalogue } from '../../schemas/catalogue/index.js'
 import { columnSpecs } from '../../schemas/columns.js'
 import type { Db } from '../../core/clickhouse.js'
-import { readBulkFile, resolveBulkInputs, DeadLetters, BadBulkFile, type BulkFile, type BulkProgress, type BulkRow } from '../bulk/index.js'
-import { createBulkProgress } from '../bulk/progress.js'
-import { Checkpoints } from '../bulk/checkpoints.js'
-import { CodeTable, LinkSet, RACE_CODES } from '../bulk/links.js'
-import { currentOf } from '../bulk/current.js'
-import type { Dialect } from '../bulk/dialect.js'
+import { readBulkFile, resolveBulkInputs, DeadLetters, BadBulkFile, type BulkFile, type BulkProgress, type BulkRow } from '../../connectors/bulk/index.js'
+import { createBulkProgress } from '../../connectors/bulk/progress.js'
+import { Checkpoints } from '../../connectors/bulk/checkpoints.js'
+import { CodeTable, LinkSet, RACE_CODES } from '../../connectors/bulk/links.js'
+import { currentOf } from '../../connectors/bulk/current.js'
+import type { Dialect } from '../../connectors/bulk/dialect.js'
 
 export interface IngestBulkOptions {
   deadLetterPath?: string

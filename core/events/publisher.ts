@@ -7,16 +7,16 @@
  */
 import avro from 'avsc'
 import type { Kafka, Producer, Message } from 'kafkajs'
-import type { Config } from '../../core/config.js'
-import type { Logger } from '../../core/logger.js'
-import type { Registry } from '../../core/registry.js'
-import { idempotentProducer, sendUntilDelivered } from '../../core/kafka.js'
-import { ensureEntityTopics } from '../topics.js'
-import type { Catalogue } from '../catalogue/index.js'
-import { toAvro } from '../avro.js'
-import { registerEntitySchemas } from '../registry.js'
-import { entityTopic, createVersioner, wireEncode, createWireWriter } from './index.js'
-import { createEntityCodec, InvalidRecord, type EntityCodec } from './entity-codec.js'
+import type { Config } from '../config.js'
+import type { Logger } from '../logger.js'
+import type { Registry } from '../registry.js'
+import { idempotentProducer, sendUntilDelivered } from '../kafka.js'
+import { ensureEntityTopics } from '../../schemas/topics.js'
+import type { Catalogue } from '../../schemas/catalogue/index.js'
+import { toAvro } from '../../schemas/avro.js'
+import { registerEntitySchemas } from '../schema-registration.js'
+import { entityTopic, createVersioner, wireEncode, createWireWriter } from '../../schemas/events/index.js'
+import { createEntityCodec, InvalidRecord, type EntityCodec } from '../../schemas/events/entity-codec.js'
 
 export { createVersioner }
 

@@ -11,7 +11,7 @@ import type { Readable } from 'node:stream'
 import { columnOf } from '../../schemas/define.js'
 import { isStored } from '../../schemas/kinds.js'
 import type { Catalogue } from '../../schemas/catalogue/index.js'
-import { openPublisher, type PublisherDeps } from '../../schemas/events/publisher.js'
+import { openPublisher, type PublisherDeps } from '../../core/events/publisher.js'
 import { createEntityCodec } from '../../schemas/events/entity-codec.js'
 
 export interface PublishReport { published: number; refused: { line: number; reason: string }[]; seconds: number }
