@@ -27,6 +27,7 @@ import { registerSearch } from './routes/search.js'
 import { createSearchEngine } from './search/engine.js'
 import { alertQueries } from './search/alert-queries.js'
 import { registerOpenApi } from './routes/openapi.js'
+import { registerAsyncApi } from './routes/asyncapi.js'
 import { registerWrites, writableResources } from './routes/writes.js'
 import { registerWebhookActions } from './routes/webhooks.js'
 import { openWebhookQueue, type WebhookQueue } from '../core/events/webhook-queue.js'
@@ -159,6 +160,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     registerWebhookActions(app, { catalogue: deps.catalogue, readModel, emitter, events: compileReader(deps.catalogue, deps.catalogue.get('webhook-events'), serializers.get('webhook-events')!, deps.db.database), contextOf: routes.contextOf })
   }
   registerOpenApi(app, { catalogue: deps.catalogue })
+  registerAsyncApi(app, { catalogue: deps.catalogue, cfg: deps.cfg })
   const defaultRate = parseRate(deps.cfg.citationRate)
   registerCitationLookup(app, {
     db: deps.db, catalogue: deps.catalogue, serializer: serializers.get('clusters')!,

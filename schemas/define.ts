@@ -140,6 +140,12 @@ export interface ResourceDef {
    * resources (owner, published) and views, whose objects depend on who asks or on another table.
    */
   renderedDetail?: boolean
+  /**
+   * Whether outside consumers may read the resource's entity topic: `internal` for what belongs to
+   * the service or its users (accounts, tokens, webhooks, alerts, private tags). Default: public,
+   * unless the resource is per-user (`owner`). See schemas/events/feeds.ts.
+   */
+  feed?: 'public' | 'internal'
 }
 
 export interface ListIndexDef { by: readonly string[]; orders: readonly string[] }

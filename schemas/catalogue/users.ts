@@ -5,7 +5,7 @@ import { defineResource, field, filter } from '../define.js'
  * shown once, when `lds users create` makes it.
  */
 export const users = defineResource({
-  name: 'users', label: 'User', model: 'User', plural: 'Users', table: 'users', keyKind: 'int', api: false, cursorOrderings: ['id'],
+  name: 'users', label: 'User', model: 'User', plural: 'Users', table: 'users', keyKind: 'int', api: false, feed: 'internal', cursorOrderings: ['id'],
   description: 'An API user with a hashed token and its permissions.',
   fields: {
     id: field.int(),
