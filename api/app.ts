@@ -28,6 +28,7 @@ import { createSearchEngine } from './search/engine.js'
 import { alertQueries } from './search/alert-queries.js'
 import { registerOpenApi } from './routes/openapi.js'
 import { registerAsyncApi } from './routes/asyncapi.js'
+import { registerChanges } from './routes/changes.js'
 import { registerWrites, writableResources } from './routes/writes.js'
 import { registerWebhookActions } from './routes/webhooks.js'
 import { openWebhookQueue, type WebhookQueue } from '../core/events/webhook-queue.js'
@@ -161,6 +162,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }
   registerOpenApi(app, { catalogue: deps.catalogue })
   registerAsyncApi(app, { catalogue: deps.catalogue, cfg: deps.cfg })
+  if (deps.kafka && deps.registry) registerChanges(app, { catalogue: deps.catalogue, kafka: deps.kafka, registry: deps.registry, log: deps.log, topicPrefix: deps.cfg.topicPrefix })
   const defaultRate = parseRate(deps.cfg.citationRate)
   registerCitationLookup(app, {
     db: deps.db, catalogue: deps.catalogue, serializer: serializers.get('clusters')!,

@@ -181,6 +181,8 @@ export function installNegotiation(app: FastifyInstance, opts: NegotiationOption
     const accept = req.headers.accept
     // The hot path: plain JSON, nothing else to do.
     if (format === undefined && (accept === undefined || accept === '*/*' || accept === 'application/json')) return done()
+    // A route that streams Server-Sent Events writes them itself (api/routes/changes.ts).
+    if (format === undefined && accept?.includes('text/event-stream') && req.routeOptions.config.eventStream) return done()
     const d = decide(format, accept)
     if ('status' in d) {
       reply.code(d.status).send({ detail: d.detail })
