@@ -16,7 +16,7 @@ import { SURNAMES, COMPANY_NOUNS, COMPANY_PLACES } from '../../connectors/sample
 import { readRawCourts } from '../../connectors/sample/courts.js'
 import { mulberry32 } from '../../test/kit/random.js'
 
-/** The kit's seeded generator (mulberry32), as bench/search.ts imports it. */
+/** The kit's seeded generator (mulberry32), which the benchmark's queries draw from too (search-queries.ts). */
 export const rng = mulberry32
 
 const COMMON = `the of and to a in that is for court be as by on not it this was with or are which at an have any
