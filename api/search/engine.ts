@@ -1,9 +1,9 @@
 /**
  * Search against ClickHouse: a request (domain/search/request.ts) → a page of matching document
  * ids with scores (the postings layout of schemas/internal/search-layout.ts), the total, and the stored
- * result objects of the page. Corpus statistics (document count, average field lengths) change
- * slowly and cost a scan, so each type's are kept for a short while; document frequencies are
- * read per query.
+ * result objects of the page. Corpus statistics (document count, average field lengths) and
+ * document frequencies change slowly, so each type's are kept for a short while: a query whose
+ * frequencies were read lately runs its page alone, one round trip.
  *
  * A request's page and count usually run together: the page query also counts the matches
  * (searchSql `total`), and the count takes that number instead of running the query again.
@@ -33,8 +33,10 @@ export interface StoredResult { result: Record<string, unknown>; dateCreated: st
 /** Placeholder statistics: only to ask searchPageSql whether a page can count, never run. */
 const NO_STATS: SearchStats = { n: 0, avgdl: {}, df: {} }
 
-/** How long corpus statistics are reused. */
+/** How long corpus statistics and document frequencies are reused. */
 const CORPUS_TTL_MS = 30_000
+/** Document frequencies kept at most, the least recently asked dropped first. */
+const DF_ENTRIES = 100_000
 
 export interface SearchEngine {
   page(r: SearchRequest, p: PageRequest): Promise<Hit[]>
@@ -114,14 +116,45 @@ export function createSearchEngine(db: Db): SearchEngine {
     return stats
   }
 
+  // document frequencies move with the index as slowly as the corpus statistics do, so they are
+  // kept as long: a query whose (column, token) pairs were all asked lately (a popular term, the
+  // next page of a query) needs no statistics round trip before its page
+  const dfSeen = new Map<string, { at: number; df: number }>()
+  const dfKnown = (type: SearchType, keys: readonly string[], now: number): Record<string, number> | null => {
+    const df: Record<string, number> = {}
+    for (const k of keys) {
+      const hit = dfSeen.get(`${type}\n${k}`)
+      if (!hit || now - hit.at >= CORPUS_TTL_MS) return null
+      if (hit.df > 0) df[k] = hit.df // as statsSql answers: a pair without postings is absent
+    }
+    return df
+  }
+  const dfLearn = (type: SearchType, keys: readonly string[], df: Record<string, number>, at: number) => {
+    for (const k of keys) {
+      const key = `${type}\n${k}`
+      dfSeen.delete(key) // re-inserted last: the Map's order is then oldest first
+      dfSeen.set(key, { at, df: df[k] ?? 0 })
+    }
+    for (const old of dfSeen.keys()) { if (dfSeen.size <= DF_ENTRIES) break; dfSeen.delete(old) }
+  }
+
   // a request's BM25 statistics, read once for its page and its count (a phrase's join order needs them too)
   const statsOf = new WeakMap<SearchRequest, Promise<SearchStats>>()
   const statsFor = (r: SearchRequest): Promise<SearchStats> => {
     let stats = statsOf.get(r)
     if (!stats) {
-      stats = corpusOf(r.type)
-        .then((corpus) => db.query<SearchStats>(statsSql(r.query, r.type, { database: db.database, corpus })))
-        .then(([row]) => ({ n: Number(row.n), avgdl: row.avgdl, df: Object.fromEntries(Object.entries(row.df ?? {}).map(([k, v]) => [k, Number(v)])) }))
+      const sp = scoringPlan(r.query, searchType(r.type))
+      const keys = sp.keys.map((k) => k.key)
+      stats = corpusOf(r.type).then(async (corpus) => {
+        const now = Date.now()
+        const avgdl = Object.fromEntries(sp.columns.map((c) => [c, corpus.avgdl[c] ?? 0]))
+        const known = dfKnown(r.type, keys, now)
+        if (known) return { n: corpus.n, avgdl, df: known }
+        const [row] = await db.query<SearchStats>(statsSql(r.query, r.type, { database: db.database, corpus }))
+        const df = Object.fromEntries(Object.entries(row.df ?? {}).map(([k, v]) => [k, Number(v)]))
+        dfLearn(r.type, keys, df, now)
+        return { n: Number(row.n), avgdl: row.avgdl, df }
+      })
       statsOf.set(r, stats)
     }
     return stats

@@ -200,7 +200,10 @@ interface Body {
  * - every match has postings and the query is (text part) AND (clauses on documents alone):
  *   - not ordered by a document column (by score or id, or counting): the postings aggregate
  *     alone, its rows restricted to the current documents the clauses keep (a semi-join; without
- *     such clauses the documents table is not read at all); unscored, a text part that one
+ *     such clauses the documents table is not read at all). The clauses' documents are read
+ *     first: for a court and a date range, the server reads them as a key range of the documents'
+ *     projection by (court_id, date_filed) (schemas/internal/search-layout.ts) when that reads
+ *     fewer marks than the table, so the set is a few granules, not every row; unscored, a text part that one
  *     posting decides (anyPosting: terms, prefixes, OR of them) is the distinct ids of its current
  *     postings, and one phrase the distinct ids of its set (phraseSet): no aggregate;
  *   - ordered by a document column only: the current documents the clauses keep whose id the

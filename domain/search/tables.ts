@@ -6,7 +6,7 @@
  * them without depending on one another. Names only: nothing here runs a statement.
  */
 import { sql, ident, raw, type Sql } from '../../core/sql.js'
-import { searchType, type FieldKind, type SearchField, type SearchType } from './fields.js'
+import { searchType, type FieldKind, type SearchField, type SearchType, type SearchTypeSpec } from './fields.js'
 
 export interface TableOptions {
   /** database of the search tables (default: the session's) */
@@ -20,6 +20,18 @@ export const CH_TYPE: Record<Exclude<FieldKind, 'text'>, string> = { keyword: 'S
 
 /** The documents table's column of a text field's length (BM25's dl). */
 export const lenColumn = (f: SearchField) => `${f.column}_len`
+/**
+ * The filters the documents' projection `by_filter` is ordered by, leading first (a court and a
+ * date range select few documents: schemas/internal/search-layout.ts builds it, the query compiler
+ * reads a filter's documents by it). Only for types where both are single-valued fields.
+ */
+export const FILTER_ORDER: readonly string[] = ['court_id', 'date_filed']
+export const FILTER_PROJECTION = 'by_filter'
+
+/** Whether a type's documents have the projection by FILTER_ORDER. */
+export const hasFilterProjection = (spec: SearchTypeSpec): boolean =>
+  FILTER_ORDER.every((column) => spec.fields.some((f) => f.column === column && f.kind !== 'text' && !f.multi))
+
 /** The document id: a column of its own in every table, not a field's column. */
 export const isKey = (f: SearchField) => f.column === 'id'
 

@@ -29,11 +29,14 @@
  *   A posting counts only when its version is its document's current text version, so replaced
  *   and deleted documents never show (their stale postings stay until a compaction,
  *   streams/search/compaction-sql.ts) and text queries never join the documents table to know it;
- * - `<table>_latest`: a dictionary id → newest text version of any row, for the compaction.
+ * - `<table>_latest`: a dictionary id → newest text version of any row, for the compaction;
+ * - projection `by_filter` of `<table>` (types with a court and a filing date): the rows ordered by
+ *   (court_id, date_filed), so the documents a court + date filter keeps (the commonest search of
+ *   a legal site) are a key range read, not a scan of every row (filterProjectionDdl).
  */
 import { sql, ident, join, raw, type Sql } from '../../core/sql.js'
 import { searchType, type SearchType, type SearchTypeSpec } from '../../domain/search/fields.js'
-import { CH_TYPE, isKey, lenColumn, searchLegacyTables, searchTables, tableRef, type TableOptions } from '../../domain/search/tables.js'
+import { CH_TYPE, FILTER_ORDER, FILTER_PROJECTION, hasFilterProjection, isKey, lenColumn, searchLegacyTables, searchTables, tableRef, type TableOptions } from '../../domain/search/tables.js'
 import { COMMON_WORDS } from '../../domain/search/common-grams.js'
 
 function docColumns(spec: SearchTypeSpec): { name: string; type: string }[] {
@@ -54,6 +57,21 @@ function docColumns(spec: SearchTypeSpec): { name: string; type: string }[] {
  * own version, hash 0 (no text matches it, so their next change writes postings).
  */
 const TEXT_VERSION_COLUMNS = [{ name: 'text_version', type: 'UInt64 DEFAULT version' }, { name: 'text_hash', type: 'UInt64' }]
+
+/**
+ * The documents' projection ordered by FILTER_ORDER, with the columns a filtered query reads of a
+ * row (id, version, is_deleted: whether it is current), or none for a type without those fields.
+ * The documents are a ReplacingMergeTree, whose merges must rebuild a projection. Rows of parts
+ * written before it are read as before (a full scan) until a merge rewrites their part.
+ */
+function filterProjectionDdl(spec: SearchTypeSpec, docs: Sql): Sql[] {
+  if (!hasFilterProjection(spec)) return []
+  const order = raw(FILTER_ORDER.join(', '))
+  return [
+    sql`ALTER TABLE ${docs} MODIFY SETTING deduplicate_merge_projection_mode = 'rebuild'`,
+    sql`ALTER TABLE ${docs} ADD PROJECTION IF NOT EXISTS ${ident(FILTER_PROJECTION)} (SELECT id, version, is_deleted, ${order} ORDER BY ${order})`,
+  ]
+}
 
 /** The postings table's columns (streams/search/index-rows.ts encodes them as String, UInt64, Array(Int64), …). */
 const POSTINGS_COLUMNS = [
@@ -135,6 +153,7 @@ export function searchTableDdl(type: SearchType, o: TableOptions = {}): Sql[] {
     sql`CREATE DICTIONARY IF NOT EXISTS ${tableRef(o, t.latest)} (id Int64, latest UInt64) PRIMARY KEY id
       SOURCE(CLICKHOUSE(TABLE ${raw(`'${ident(`${t.latest}_src`).name}'`)}${raw(o.database ? ` DB '${ident(o.database).name}'` : '')}))
       LAYOUT(HASHED()) LIFETIME(0)`,
+    ...filterProjectionDdl(spec, tableRef(o, t.docs)),
   ]
 }
 
