@@ -13,6 +13,9 @@ import { stoppableConsumer, subscribeAll } from '../../core/kafka.js'
 import { createDecoder, entityTopic, validateEntityEvent } from '../../schemas/events/index.js'
 import { advance, type Cursor } from './cursor.js'
 
+/** How often a consumer waiting on a slow client tells the group it is alive. */
+const HEARTBEAT_MS = 3_000
+
 export interface Change { resource: string; op: 'upsert' | 'delete'; key: string; version: number; entity: Record<string, unknown> | null }
 
 export interface ChangeMessage { changes: Change[]; cursor: Cursor }
@@ -42,7 +45,7 @@ export async function readChanges(deps: FeedReaderDeps, resources: readonly stri
   await consumer.run({
     autoCommit: false,
     eachBatchAutoResolve: false,
-    eachBatch: async ({ batch, isRunning, isStale }) => {
+    eachBatch: async ({ batch, isRunning, isStale, heartbeat }) => {
       const resource = resourceOf.get(batch.topic)!
       const partition = String(batch.partition)
       let pending: Change[] = []
@@ -52,7 +55,11 @@ export async function readChanges(deps: FeedReaderDeps, resources: readonly stri
         cursor = advance(cursor, { [resource]: { [partition]: last } })
         const message = { changes: pending, cursor }
         pending = []
-        if (!(await deliver(message))) void stop()
+        // A slow client holds the batch: keep the group membership alive meanwhile.
+        const beat = setInterval(() => { heartbeat().catch(() => undefined) }, HEARTBEAT_MS)
+        try {
+          if (!(await deliver(message))) void stop()
+        } finally { clearInterval(beat) }
       }
       const next = BigInt(cursor[resource]?.[partition] ?? '0')
       for (const m of batch.messages) {
@@ -73,8 +80,14 @@ export async function readChanges(deps: FeedReaderDeps, resources: readonly stri
       if (last !== null && BigInt(last) >= BigInt(cursor[resource]?.[partition] ?? '0')) cursor = advance(cursor, { [resource]: { [partition]: last } })
     },
   })
-  for (const [topic, resource] of resourceOf) {
-    for (const [partition, offset] of Object.entries(from[resource] ?? {})) consumer.seek({ topic, partition: Number(partition), offset })
+  // The group commits nothing: after any (re)join, each partition goes back to where the cursor is,
+  // not to the beginning.
+  const seekToCursor = () => {
+    for (const [topic, resource] of resourceOf) {
+      for (const [partition, offset] of Object.entries(cursor[resource] ?? {})) consumer.seek({ topic, partition: Number(partition), offset })
+    }
   }
+  consumer.on(consumer.events.GROUP_JOIN, () => { if (open) seekToCursor() })
+  seekToCursor()
   return { stop }
 }

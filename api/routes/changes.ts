@@ -105,8 +105,11 @@ export function registerChanges(app: FastifyInstance, deps: ChangesDeps): void {
     const write = (text: string) => new Promise<boolean>((resolve) => {
       if (res.destroyed) return resolve(false)
       if (res.write(text)) return resolve(true)
-      res.once('drain', () => resolve(true))
-      res.once('close', () => resolve(false))
+      // The client reads slower than the topics fill: wait for it (or for it to leave).
+      const drained = () => { res.off('close', closed); resolve(true) }
+      const closed = () => { res.off('drain', drained); resolve(false) }
+      res.once('drain', drained)
+      res.once('close', closed)
     })
     const heartbeat = setInterval(() => { if (!res.destroyed) res.write(': keep-alive\n\n') }, HEARTBEAT_MS)
     const reader = await start(f, (m) => write(`id: ${encodeCursor(m.cursor)}\nevent: changes\ndata: ${JSON.stringify({ results: m.changes, next: nextUrl(req, f, m.cursor) })}\n\n`))
