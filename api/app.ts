@@ -38,7 +38,8 @@ import { openPublisher, type Publisher } from '../core/events/publisher.js'
 import { installThrottles } from './plugins/throttle.js'
 import { memoryEvents, memoryUsage, redisEvents, redisUsage, type EventCounter } from './plugins/usage.js'
 import { createReadModel, type ReadModel } from './read-model/consumer.js'
-import { createDetailRenderer } from './read-model/rendered-details.js'
+import { createDetailRenderer, withOriginBytes } from './read-model/rendered-details.js'
+import { createDetailLane, installDetailLane } from './routes/detail-lane.js'
 import { createUserDirectory } from './read-model/users.js'
 import { createWatermarks, type Watermarks } from '../core/events/watermark-reader.js'
 import { createListCache } from './engine/list-cache.js'
@@ -112,11 +113,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (redis) app.addHook('onClose', async () => { redis.disconnect() })
   const usage = redis ? redisUsage(redis) : memoryUsage()
   installRouteOf(app)
-  installRequestLog(app)
+  const requestLog = installRequestLog(app)
   installErrorHandling(app)
   installNegotiation(app)
   installBodyParsers(app)
-  installAuth(app, { users: readModel ? createUserDirectory(readModel.store) : undefined })
+  const users = readModel ? createUserDirectory(readModel.store) : undefined
+  installAuth(app, { users })
   const r = deps.cfg.rates
   await installThrottles(app, { redis, usage, config: { user: r.user, anonV3: r.anonV3, anonV4: r.anonV4, scopes: { tags: r.tags, fetch: r.fetch, api_usage: r.apiUsage, events: r.events } } })
   registerHealth(app, deps)
@@ -138,7 +140,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Details the read model keeps rendered (renderedDetail resources), built as their rows change.
   if (readModel) readModel.setRenderer?.(createDetailRenderer({ store: readModel.store, catalogue: deps.catalogue, serializers, refColumns: refColumnsOf(deps.catalogue), db: deps.db, log: deps.log }))
   const rendered = readModel ? (resource: string, key: string | number) => readModel.store.rendered(resource, key) : undefined
-  const routes = registerResourceRoutes(app, { ...deps, serializers, listCache, overlayDeps: OVERLAY_DEPENDENCIES, source, writable, lists, objects, rendered })
+  const renderedBytes = readModel ? (resource: string, key: string | number, origin: string) => readModel.store.renderedBytes(resource, key, (text) => withOriginBytes(text, origin)) : undefined
+  const routes = registerResourceRoutes(app, { ...deps, serializers, listCache, overlayDeps: OVERLAY_DEPENDENCIES, source, writable, lists, objects, rendered, renderedBytes })
+  // A plain detail GET of a rendered row is answered before Fastify routes it (routes/detail-lane.ts):
+  // a hook added to every request must also be done there, or the lane must leave such requests.
+  if (readModel) installDetailLane(app, createDetailLane({ catalogue: deps.catalogue, store: readModel.store, users, throttles: app.throttles, usage, requestLog }))
   if (writable && readModel && watermarks && publisherStarted && queueStarted) {
     const publisher = publisherStarted
     const queue = queueStarted

@@ -139,6 +139,35 @@ export function compileReader(cat: Catalogue, r: ResourceDef, serializer: Serial
     return picked.map((p) => byKey.get(String(p[r.key]))).filter((x): x is Row => x !== undefined)
   }
 
+  /** The rendered text a page row stands for (rows made by pageRowsOf from a key alone). */
+  const textOfKeyRow = new WeakMap<Row, string>()
+
+  /**
+   * A page's rows for serializing. Where the page's objects come from rendered texts (v4 of a
+   * rendered resource), a row with a current text needs only its key: its text is read now and
+   * carried with it, and the row itself is neither read nor decoded. The others are read whole.
+   */
+  async function pageRowsOf(picked: Row[], ctx: RequestContext): Promise<Row[]> {
+    const rendered = ctx.version === 'v4' ? opts.rendered : undefined
+    if (!rendered) return rowsOf(picked, ctx)
+    const out: (Row | undefined)[] = new Array(picked.length)
+    const lacking: Row[] = []
+    const at: number[] = []
+    for (let i = 0; i < picked.length; i++) {
+      const key = picked[i][r.key]
+      const text = rendered(r.name, key as string | number)
+      if (text === undefined) { lacking.push(picked[i]); at.push(i); continue }
+      const row: Row = { [r.key]: key }
+      textOfKeyRow.set(row, text)
+      out[i] = row
+    }
+    if (lacking.length) {
+      const byKey = new Map((await rowsOf(lacking, ctx)).map((row) => [String(row[r.key]), row]))
+      for (let j = 0; j < lacking.length; j++) out[at[j]] = byKey.get(String(lacking[j][r.key]))
+    }
+    return out.filter((x): x is Row => x !== undefined)
+  }
+
   // An object that depends on who asks is never shared between requests.
   const objectDeps = r.access === 'owner' || r.access === 'published' ? undefined : opts.objectDeps
 
@@ -160,7 +189,7 @@ export function compileReader(cat: Catalogue, r: ResourceDef, serializer: Serial
   /** Objects parsed from the rows' rendered texts; rows without one are built. */
   function fromTexts(rows: Row[], ctx: RequestContext, rendered: NonNullable<typeof opts.rendered>): Promise<Record<string, unknown>[]> {
     return takeOrMake(rows, (row) => {
-      const text = rendered(r.name, row[r.key] as string | number)
+      const text = textOfKeyRow.get(row) ?? rendered(r.name, row[r.key] as string | number)
       if (text === undefined) return undefined
       const json = withOrigin(text, ctx.origin)
       return rememberJson(JSON.parse(json) as Record<string, unknown>, json)
@@ -221,7 +250,7 @@ export function compileReader(cat: Catalogue, r: ResourceDef, serializer: Serial
       if (page > Math.max(1, Math.ceil(total / size))) throw invalid()
     }
     const lastPage = Math.max(1, Math.ceil(total / size))
-    const rows = await rowsOf(picked, ctx)
+    const rows = await pageRowsOf(picked, ctx)
     const hasNext = page < lastPage && page < MAX_PAGES
     return {
       count: total,
@@ -261,7 +290,7 @@ export function compileReader(cat: Catalogue, r: ResourceDef, serializer: Serial
     rows = rows.slice(0, pageSize)
     if (cursor.reverse) rows.reverse()
     // Boundaries come from the ordering values ClickHouse returned; the objects from the source.
-    const full = await rowsOf(rows, ctx)
+    const full = await pageRowsOf(rows, ctx)
     const hasNext = cursor.reverse ? true : more
     const hasPrevious = cursor.reverse ? more : cursor.position !== null
     const posOf = (row: Row) => String(row[term.field])

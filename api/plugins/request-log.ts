@@ -34,7 +34,14 @@ export function createRequestStats() {
   }
 }
 
-export function installRequestLog(app: FastifyInstance, opts: { summaryEveryMs?: number } = {}): void {
+/** What installRequestLog returns: how a request answered outside Fastify's hooks is counted too. */
+export interface RequestLog {
+  /** True when every request is logged at debug (an answer outside the hooks would miss its line). */
+  readonly perRequest: boolean
+  record(ms: number, status: number): void
+}
+
+export function installRequestLog(app: FastifyInstance, opts: { summaryEveryMs?: number } = {}): RequestLog {
   const stats = createRequestStats()
   const debugOn = ['trace', 'debug'].includes(app.log.level)
   // Callback-style hooks (here and in health.ts, root.ts) cost no promise per request.
@@ -50,6 +57,7 @@ export function installRequestLog(app: FastifyInstance, opts: { summaryEveryMs?:
   }, opts.summaryEveryMs ?? 60_000)
   timer.unref()
   app.addHook('onClose', async () => clearInterval(timer))
+  return { perRequest: debugOn, record: (ms, status) => stats.record(ms, status) }
 }
 
 /**

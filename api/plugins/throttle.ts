@@ -41,8 +41,19 @@ export interface Throttles {
   /** The scope, key and rates that apply to a request (or to a user, for api-usage). */
   scopeOf(req: FastifyRequest): { scope: ThrottleScope; key: string; rates: Rate[] }
   ratesFor(scope: ThrottleScope, user: { rate: string } | null, version: 'v3' | 'v4'): Rate[]
+  /** True when counters live in this process: measure() then answers at once, never with a promise. */
+  readonly local: boolean
   /** Counts (or, with increment false, reads) every window of a scope for a key: at once in process, later with Redis. */
   measure(scope: ThrottleScope, key: string, rates: Rate[], increment: boolean): WindowState[] | Promise<WindowState[]>
+}
+
+/** The window an answer's RateLimit headers describe: the one exceeded, else the one closest to its limit. */
+export function closestWindow(windows: readonly WindowState[]): WindowState {
+  const exceeded = windows.find((w) => w.exceeded)
+  if (exceeded) return exceeded
+  let closest = windows[0]
+  for (const w of windows) if (w.remaining / w.rate.count < closest.remaining / closest.rate.count) closest = w
+  return closest
 }
 
 /** A window's count after a request (or as it stands): @fastify/rate-limit's store contract. */
@@ -86,6 +97,7 @@ export async function installThrottles(app: FastifyInstance, opts: { config?: Th
   }
 
   const throttles: Throttles = {
+    local: !opts.redis,
     ratesFor(scope, user, version) {
       if (scope === 'anon') return rates(version === 'v3' ? config.anonV3 : config.anonV4)
       if (scope === 'user') return rates(user?.rate || config.user)
@@ -108,8 +120,7 @@ export async function installThrottles(app: FastifyInstance, opts: { config?: Th
   /** Headers for the window closest to its limit, and the refusal when one is exceeded. */
   const settle = (scope: ThrottleScope, reply: FastifyReply, windows: WindowState[]): LdsError | undefined => {
     const exceeded = windows.find((w) => w.exceeded)
-    let closest = exceeded ?? windows[0]
-    if (!exceeded) for (const w of windows) if (w.remaining / w.rate.count < closest.remaining / closest.rate.count) closest = w
+    const closest = closestWindow(windows)
     reply.header('RateLimit-Limit', String(closest.rate.count))
     reply.header('RateLimit-Remaining', String(closest.remaining))
     reply.header('RateLimit-Reset', String(Math.ceil(closest.resetMs / 1000)))

@@ -57,6 +57,31 @@ export function renderedResourcesOf(cat: Catalogue): Set<string> {
 /** A rendered text for a request from `origin`. */
 export const withOrigin = (text: string, origin: string) => text.replaceAll(ORIGIN_MARK, origin)
 
+const MARK_BYTES = Buffer.from(ORIGIN_MARK)
+let lastOrigin = ''
+let lastOriginBytes = Buffer.alloc(0)
+
+/**
+ * withOrigin on bytes: a new buffer holding `text` with the origin where the mark is. A detail's
+ * answer goes out as these bytes, never decoded to a string and encoded again.
+ */
+export function withOriginBytes(text: Buffer, origin: string): Buffer {
+  // Nearly every request of a process comes through one origin: its bytes are kept.
+  if (origin !== lastOrigin) { lastOriginBytes = Buffer.from(origin); lastOrigin = origin }
+  const o = lastOriginBytes
+  let marks = 0
+  for (let at = text.indexOf(MARK_BYTES); at >= 0; at = text.indexOf(MARK_BYTES, at + MARK_BYTES.length)) marks++
+  const out = Buffer.allocUnsafe(text.length + marks * (o.length - MARK_BYTES.length))
+  let from = 0, to = 0
+  for (let at = marks ? text.indexOf(MARK_BYTES) : -1; at >= 0; at = text.indexOf(MARK_BYTES, from)) {
+    to += text.copy(out, to, from, at)
+    to += o.copy(out, to)
+    from = at + MARK_BYTES.length
+  }
+  text.copy(out, to, from)
+  return out
+}
+
 export interface DetailRenderer {
   /** Renders every stale detail; concurrent calls share one run (it runs again if asked meanwhile). */
   drain(): Promise<void>

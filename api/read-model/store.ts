@@ -58,6 +58,11 @@ export interface ReadStore {
   refSetVersion(resource: string, column: string, value: unknown): number
   /** The rendered v4 detail of a row, if it is current (rendered-details.ts). */
   rendered(resource: string, key: Key): string | undefined
+  /**
+   * The same text as UTF-8 bytes, given to `use` as a view of the store's memory that lasts only
+   * for the call (the hot path of a detail GET: no string is decoded).
+   */
+  renderedBytes<T>(resource: string, key: Key, use: (text: Buffer) => T): T | undefined
   /** Rows whose rendered detail must be built again, at most `limit`. */
   staleRenders(limit: number): { resource: string; key: Key }[]
   /**
@@ -110,6 +115,21 @@ export function msgpackText(bytes: Buffer): string | undefined {
   else if (type === 0xdb) { start = 5; length = ((bytes[1] << 24) >>> 0) + ((bytes[2] << 16) | (bytes[3] << 8) | bytes[4]) }
   else return undefined
   return start + length === bytes.length ? bytes.toString('utf8', start, start + length) : undefined
+}
+
+/**
+ * The UTF-8 bytes of a msgpack string, as a view of `bytes` (no copy, no decoding), or undefined if
+ * they hold something else. A view of lmdb-js's reused buffer lasts until the next read.
+ */
+export function msgpackTextBytes(bytes: Buffer): Buffer | undefined {
+  const type = bytes[0]
+  let start: number, length: number
+  if (type >= 0xa0 && type <= 0xbf) { start = 1; length = type & 0x1f }
+  else if (type === 0xd9) { start = 2; length = bytes[1] }
+  else if (type === 0xda) { start = 3; length = (bytes[1] << 8) | bytes[2] }
+  else if (type === 0xdb) { start = 5; length = ((bytes[1] << 24) >>> 0) + ((bytes[2] << 16) | (bytes[3] << 8) | bytes[4]) }
+  else return undefined
+  return start + length === bytes.length ? bytes.subarray(start, start + length) : undefined
 }
 
 /** How each resource's key is typed: integer keys are stored as numbers, so fk values find them. */
@@ -272,6 +292,16 @@ export function openReadStore(folder: string, refColumns: RefColumns, keyKinds: 
       const at: [string, Key] = [resource, keyOf(resource, key)]
       const bytes = rendered.getBinaryFast(at)
       return bytes === undefined ? undefined : (msgpackText(bytes as Buffer) ?? rendered.get(at))
+    },
+    renderedBytes(resource, key, use) {
+      const at: [string, Key] = [resource, keyOf(resource, key)]
+      const bytes = rendered.getBinaryFast(at) as Buffer | undefined
+      if (bytes === undefined) return undefined
+      const view = msgpackTextBytes(bytes)
+      if (view) return use(view)
+      // A text msgpackr stored in another form: decoded, as rendered() does.
+      const text = rendered.get(at)
+      return text === undefined ? undefined : use(Buffer.from(text))
     },
     staleRenders(limit) {
       const out: { resource: string; key: Key }[] = []

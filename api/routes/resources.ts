@@ -19,7 +19,7 @@ import { compileDescription } from '../engine/describe.js'
 import { requestOrigin } from '../origin.js'
 import { LdsError } from '../../core/errors.js'
 import { notAuthenticated } from '../plugins/auth.js'
-import { withOrigin, renderedResourcesOf } from '../read-model/rendered-details.js'
+import { renderedResourcesOf } from '../read-model/rendered-details.js'
 
 export const VERSIONS = ['v4', 'v3'] as const
 
@@ -55,6 +55,8 @@ export function registerResourceRoutes(app: FastifyInstance, deps: {
   writable?: ReadonlySet<string>
   /** The read model's rendered v4 detail of a row, if current (api/read-model/rendered-details.ts). */
   rendered?: (resource: string, key: string | number) => string | undefined
+  /** The same text for a request from `origin`, as the bytes of the answer. */
+  renderedBytes?: (resource: string, key: string | number, origin: string) => Buffer | undefined
 }): ResourceRoutes {
   const { catalogue: cat, db, serializers, listCache } = deps
   const readers = new Map<string, ResourceReader>()
@@ -92,7 +94,7 @@ export function registerResourceRoutes(app: FastifyInstance, deps: {
       // start). Partial: `fields`/`omit` may leave keys out. Other renderings take the object.
       let detailSchema: ReturnType<typeof resourceSchema> | undefined
       const detailTexts = new WeakMap<object, string>()
-      const renderedOf = version === 'v4' ? rendered : undefined
+      const renderedOf = version === 'v4' && rendered ? deps.renderedBytes : undefined
       const built = async (req: FastifyRequest, reply: FastifyReply, id: string) => {
         const obj = await reader.detail(id, queryParams(req), ctxOf(req))
         if (req.format !== 'json' || req.jsonIndent != null) return obj
@@ -108,8 +110,8 @@ export function registerResourceRoutes(app: FastifyInstance, deps: {
       app.get(`${base}:id/`, { config: { ...config, describe: () => describe('Instance') } }, (req, reply) => {
         const { id } = req.params as { id: string }
         if (renderedOf && req.format === 'json' && req.jsonIndent == null && !req.url.includes('?') && (r.keyKind !== 'int' || /^\d+$/.test(id))) {
-          const text = renderedOf(r.name, id)
-          if (text !== undefined) return reply.type('application/json; charset=utf-8').send(withOrigin(text, requestOrigin(req)))
+          const body = renderedOf(r.name, id, requestOrigin(req))
+          if (body !== undefined) return reply.type('application/json; charset=utf-8').send(body)
         }
         return built(req, reply, id)
       })
