@@ -3,7 +3,9 @@
  * for N generated opinions (default 1,000,000), against a peer measured in the same run:
  * the same rows inserted straight into ClickHouse (JSONEachRow, batches of 50k), the ceiling
  * the sink cannot beat. Prints both rates and their ratio.
- *   npx tsx bench/ingest.ts [--opinions 1000000] [--text-bytes 400] [--profile]
+ *   npx tsx bench/ingest.ts [--opinions 1000000] [--text-bytes 400] [--threads N] [--single] [--publish-only] [--profile]
+ * Publishing goes through the parallel publisher that `ingest bulk` and `publish` use (--threads
+ * workers, default one per core but one); --single measures the single-thread publisher instead.
  * --profile writes a CPU profile of each phase (publish.cpuprofile, sink.cpuprofile); BENCH_TRACE=1
  * prints the sink consumer's group join, first fetches and batches with their times. Both phases
  * also print this process's CPU time per event (less sensitive to the machine's load than rates).
@@ -20,6 +22,7 @@ import { sql, ident } from '../core/sql.js'
 import { createDb } from '../core/clickhouse.js'
 import { createRuntime, prepare } from '../bin/runtime.js'
 import { openPublisher } from '../core/events/publisher.js'
+import { openParallelPublisher } from '../core/events/parallel-publisher.js'
 import { startTableSink } from '../streams/table-sink.js'
 import { createEntityCodec } from '../schemas/events/entity-codec.js'
 
@@ -29,6 +32,8 @@ const arg = (name: string, dflt: number) => {
 }
 const N = arg('opinions', 1_000_000)
 const TEXT = arg('text-bytes', 400)
+const THREADS = process.argv.includes('--threads') ? arg('threads', 2) : undefined
+const SINGLE = process.argv.includes('--single')
 
 const TEXTS = new Map<number, string>()
 const words = 'the court held that plaintiff appeal reversed remanded statute judgment evidence jury motion denied granted'.split(' ')
@@ -65,6 +70,9 @@ await prepare(rt)
 const table = sql`${ident(id)}.${ident('opinions')}`
 const count = async () => Number((await rt.db.query<{ n: number }>(sql`SELECT count() AS n FROM ${table}`))[0].n)
 
+/** Ends the run early (--publish-only); the topics and database are still removed. */
+class Done extends Error {}
+
 try {
   // 1. Publish (also measured: the connector side).
   let b = bar('publish')
@@ -72,7 +80,7 @@ try {
   if (profiler) { profiler.connect(); await profiler.post('Profiler.enable'); await profiler.post('Profiler.start') }
   let t0 = performance.now()
   const cpu0 = process.cpuUsage()
-  const pub = await openPublisher(rt)
+  const pub = SINGLE ? await openPublisher(rt) : await openParallelPublisher(rt, { threads: THREADS })
   const startSeconds = (performance.now() - t0) / 1000
   for (let i = 1; i <= N; i++) {
     await pub.upsert('opinions', opinion(i))
@@ -87,6 +95,11 @@ try {
     writeFileSync('publish.cpuprofile', JSON.stringify(profile))
     console.log('CPU profile of the publish phase written to publish.cpuprofile')
     await profiler.post('Profiler.start')
+  }
+
+  if (process.argv.includes('--publish-only')) {
+    console.log(`\npublish (connector → Kafka)  ${Math.round(publishRate).toLocaleString()} events/s  (${SINGLE ? 'single-thread publisher' : `parallel publisher, ${THREADS ?? 'default'} worker(s)`}; ${((publishCpu.user + publishCpu.system) / N).toFixed(1)} µs CPU per event, all threads)`)
+    throw new Done()
   }
 
   // 2. The sink drains the backlog into ClickHouse (--profile writes a CPU profile of each phase alone).
@@ -144,11 +157,13 @@ try {
   console.log('\ningest benchmark')
   console.log(`  events                       ${N.toLocaleString()} opinions, ~${TEXT} bytes of text each`)
   const perEvent = (u: NodeJS.CpuUsage) => ((u.user + u.system) / N).toFixed(1)
-  console.log(`  publish (connector → Kafka)  ${Math.round(publishRate).toLocaleString()} events/s  (publisher start ${startSeconds.toFixed(1)} s; ${perEvent(publishCpu)} µs CPU per event)`)
+  console.log(`  publish (connector → Kafka)  ${Math.round(publishRate).toLocaleString()} events/s  (${SINGLE ? 'single-thread publisher' : `parallel publisher, ${THREADS ?? 'default'} worker(s)`}; start ${startSeconds.toFixed(1)} s; ${perEvent(publishCpu)} µs CPU per event, all threads)`)
   console.log(`  sink (Kafka → ClickHouse)    ${Math.round(sinkRate).toLocaleString()} events/s  (${sinkSeconds.toFixed(1)} s; started in ${sinkStartSeconds.toFixed(1)} s, first rows by ${firstRowSeconds?.toFixed(1)} s; ${perEvent(sinkCpu)} µs CPU per event in this process)`)
   console.log(`  peer (direct insert)         ${Math.round(peerRate).toLocaleString()} rows/s    (${peerSeconds.toFixed(1)} s)`)
   console.log(`  sink / peer                  ${(sinkRate / peerRate).toFixed(2)}`)
   console.log(`  goal (≥ 50,000 events/s)     ${sinkRate >= 50_000 ? 'met' : 'not met'}`)
+} catch (err) {
+  if (!(err instanceof Done)) throw err
 } finally {
   const admin = rt.kafka.admin()
   await admin.connect()

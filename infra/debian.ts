@@ -58,3 +58,21 @@ export async function ensurePackage(pkg: string, binary: string, log: (m: string
     log(`${pkg} installed`)
   } finally { try { unlinkSync(lock) } catch { /* gone */ } }
 }
+
+const LBZIP2 = '/usr/bin/lbzip2'
+
+/**
+ * lbzip2 (bzip2 on every core, the same format) for the bulk import and export: installed when
+ * missing. Where it cannot be, one line says so and plain bzip2 is used. `LDS_BZIP2` (a chosen
+ * program) skips the install. Returns whether lbzip2 is there.
+ */
+export async function ensureLbzip2(log: (m: string) => void = (m) => process.stderr.write(`${m}\n`)): Promise<boolean> {
+  if (process.env.LDS_BZIP2 || executable(LBZIP2)) return executable(LBZIP2)
+  try {
+    await ensurePackage('lbzip2', LBZIP2, log)
+    return true
+  } catch (err) {
+    log(`lbzip2 is not installed and could not be (${(err as Error).message.slice(0, 200)}); using bzip2, on one core`)
+    return false
+  }
+}

@@ -3,6 +3,7 @@ import cliProgress from 'cli-progress'
 import type { Db } from '../../core/clickhouse.js'
 import { exportBulk, type ExportOptions, type ExportProgress, type Manifest } from '../../connectors/bulk/export/index.js'
 import { formatBytes } from '../../connectors/bulk/progress.js'
+import { ensureLbzip2 } from '../../infra/debian.js'
 
 /**
  * Bars per file: rows written of the rows the table has, rows per second and bytes. On a terminal
@@ -31,6 +32,7 @@ export function createExportProgress(opts: { stream?: NodeJS.WritableStream; now
 }
 
 export async function runBulkExport(db: Db, dir: string, opts: ExportOptions & { progress?: boolean } = {}): Promise<Manifest> {
+  if (!opts.compressor && (opts.format ?? 'reference-csv') === 'reference-csv') await ensureLbzip2()
   const progress = opts.progress === false ? undefined : createExportProgress()
   try {
     return await exportBulk(db, dir, { ...opts, onProgress: progress ? (p) => progress.update(p) : opts.onProgress })

@@ -8,12 +8,15 @@
  *
  * A snapshot over existing data is an update: the same ids get new versions; columns a file does not
  * carry (and link columns whose file is not in the run) keep their current values. Progress is
- * checkpointed (checkpoints.ts) after Kafka acknowledged it, so a killed run resumes where it
+ * checkpointed (checkpoints.ts) after Kafka acknowledged it (every publishing thread's share), so a killed run resumes where it
  * stood. A bad row goes to the dead-letter file; a bad file is one line naming it, and the others
  * still load.
  */
 import path from 'node:path'
+import { availableParallelism } from 'node:os'
+import { statSync } from 'node:fs'
 import { openPublisher, type PublisherDeps } from '../../core/events/publisher.js'
+import { openParallelPublisher } from '../../core/events/parallel-publisher.js'
 import { catalogue } from '../../schemas/catalogue/index.js'
 import { columnSpecs } from '../../schemas/columns.js'
 import type { Db } from '../../core/clickhouse.js'
@@ -23,6 +26,7 @@ import { Checkpoints } from '../../connectors/bulk/checkpoints.js'
 import { CodeTable, LinkSet, RACE_CODES } from '../../connectors/bulk/links.js'
 import { currentOf } from '../../connectors/bulk/current.js'
 import type { Dialect } from '../../connectors/bulk/dialect.js'
+import { ensureLbzip2 } from '../../infra/debian.js'
 
 export interface IngestBulkOptions {
   deadLetterPath?: string
@@ -35,6 +39,11 @@ export interface IngestBulkOptions {
   dialect?: Dialect
   /** Records between two checkpoints. Default 50,000. */
   checkpointEvery?: number
+  /**
+   * Threads that send to Kafka (parallel-publisher.ts); 0 publishes from this thread alone.
+   * Default: one per core but one for inputs of 16 MB or more, 0 below.
+   */
+  publishThreads?: number
 }
 
 export interface FileSummary {
@@ -56,10 +65,13 @@ export interface BulkSummary {
 
 type Key = string | number
 const LOOKUP_BATCH = 1000
+const PARALLEL_FROM_BYTES = 16 * 1024 * 1024
+const PARALLEL_FROM_CORES = 4
 
 export async function ingestBulk(rt: PublisherDeps & { db: Db }, inputs: string | readonly string[], opts: IngestBulkOptions = {}): Promise<BulkSummary> {
   const started = Date.now()
   const { files, skipped } = resolveBulkInputs(typeof inputs === 'string' ? [inputs] : inputs)
+  if (files.some((f) => /\.bz2$/i.test(f.path))) await ensureLbzip2((m) => rt.log.warn(m))
   const deadLetterPath = opts.deadLetterPath ?? path.join(rt.cfg.dataDir, 'dead-letters', `bulk-${Date.now()}.jsonl`)
   const dead = new DeadLetters(deadLetterPath)
   const checkpoints = new Checkpoints(path.join(rt.cfg.dataDir, 'bulk-checkpoints'), files.map((f) => f.path), opts.restart, `${rt.cfg.topicPrefix} ${rt.cfg.clickhouseDatabase}`)
@@ -67,7 +79,13 @@ export async function ingestBulk(rt: PublisherDeps & { db: Db }, inputs: string 
   const current = currentOf(rt.db, rt.cfg.clickhouseDatabase)
   let at = { file: '', line: 0 }
   // Rows the CSV layer accepts but the codec refuses land in the same file, with their line.
-  const pub = await openPublisher(rt, (resource, record, reason) => dead.write({ file: at.file, line: at.line, resource, reason, raw: record }))
+  const onInvalid = (resource: string, record: Record<string, unknown>, reason: string) => dead.write({ file: at.file, line: at.line, resource, reason, raw: record })
+  // Worker threads pay for their start (a second or more) only on large inputs, and only where
+  // cores are free for them: on 2 cores shared with the broker they measured slower than one
+  // thread (docs/decisions/bulk.md).
+  const inputBytes = files.reduce((sum, f) => sum + statSync(f.path).size, 0)
+  const threads = opts.publishThreads ?? (inputBytes >= PARALLEL_FROM_BYTES && availableParallelism() >= PARALLEL_FROM_CORES ? undefined : 0)
+  const pub = threads === 0 ? await openPublisher(rt, onInvalid) : await openParallelPublisher(rt, { threads, onInvalid })
   const bars = opts.progress === false ? undefined : createBulkProgress()
   const races = new CodeTable(RACE_CODES, async (id) => (await current.rows('races', [id], ['race'])).get(id)?.race as string | undefined)
   const links = new LinkSet()

@@ -44,7 +44,30 @@ export interface Publisher {
 /** Where a published change landed. */
 export interface Written { topic: string; partition: number; offset: string; key: string; version: number }
 
-interface Topic { name: string; schemaId: number; type: avro.Type; codec: EntityCodec; buffer: Message[]; bytes: number }
+/** What publishing to one resource's topic needs: its name, the registry's schema id, the Avro type and the codec. */
+export interface EntityTopic { name: string; schemaId: number; type: avro.Type; codec: EntityCodec }
+
+interface Topic extends EntityTopic { buffer: Message[]; bytes: number }
+
+/** The publishers' part of a connector's work: queue changes, wait for Kafka, stop. */
+export type BatchPublisher = Pick<Publisher, 'start' | 'upsert' | 'delete' | 'flush' | 'stop' | 'stats'>
+
+/** Creates the entity topics that are missing, registers their schemas, and returns each resource's topic. */
+export async function prepareEntityTopics(deps: Pick<PublisherDeps, 'cfg' | 'kafka' | 'registry' | 'catalogue'>): Promise<Map<string, EntityTopic>> {
+  const { cfg, kafka, registry, catalogue: cat } = deps
+  await ensureEntityTopics(cfg, kafka, cat)
+  const ids = await registerEntitySchemas(cfg, registry, cat)
+  const out = new Map<string, EntityTopic>()
+  for (const r of cat.stored) {
+    out.set(r.name, { name: entityTopic(cfg, r), schemaId: ids.get(r.name)!, type: avro.Type.forSchema(toAvro(cat, r) as avro.Schema), codec: createEntityCodec(cat, r) })
+  }
+  return out
+}
+
+/** Whether an encoding failure is the record's fault (refused and reported) rather than ours (thrown). */
+export function isInvalidRecord(err: unknown): boolean {
+  return err instanceof InvalidRecord || (err instanceof Error && /invalid/i.test(err.message))
+}
 
 /** Upserts per batch: large enough that kafkajs's per-request work is small, small enough that its per-batch array copies stay cheap. */
 const BATCH_SIZE = 2000
@@ -55,7 +78,7 @@ export function createPublisher(deps: {
   onInvalid?: (resource: string, record: Record<string, unknown>, reason: string) => void
   version?: () => number
 }): Publisher {
-  const { cfg, kafka, registry, catalogue: cat, log } = deps
+  const { kafka, log } = deps
   const batchSize = deps.batchSize ?? BATCH_SIZE
   const batchBytes = deps.batchBytes ?? 4 * 1024 * 1024
   const version = deps.version ?? createVersioner()
@@ -102,14 +125,7 @@ export function createPublisher(deps: {
   return {
     stats,
     async start() {
-      await ensureEntityTopics(cfg, kafka, cat)
-      const ids = await registerEntitySchemas(cfg, registry, cat)
-      for (const r of cat.stored) {
-        topics.set(r.name, {
-          name: entityTopic(cfg, r), schemaId: ids.get(r.name)!, type: avro.Type.forSchema(toAvro(cat, r) as avro.Schema),
-          codec: createEntityCodec(cat, r), buffer: [], bytes: 0,
-        })
-      }
+      for (const [name, t] of await prepareEntityTopics(deps)) topics.set(name, { ...t, buffer: [], bytes: 0 })
       producer = idempotentProducer(kafka)
       await producer.connect()
     },
@@ -122,7 +138,7 @@ export function createPublisher(deps: {
         value = wire.value(t.schemaId, t.type, { op: 'upsert', version: version(), key: k, entity })
         key = wire.key(k)
       } catch (err) {
-        if (!(err instanceof InvalidRecord) && !(err instanceof Error && /invalid/i.test(err.message))) throw err
+        if (!isInvalidRecord(err)) throw err
         stats.invalid++
         deps.onInvalid?.(resource, record, (err as Error).message)
         return
