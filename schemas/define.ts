@@ -1,8 +1,9 @@
 /**
  * The vocabulary of the catalogue. A resource is plain data: fields (kind, nullability,
  * relation target), filters (lookups per field, related filters by resource name),
- * orderings and its table. `defineResource` only gives type inference; checks run in
- * `catalogue/index.ts` when the catalogue loads.
+ * orderings and its table, and by name the code that runs for it elsewhere (write hooks,
+ * overlays, search sources). `defineResource` only gives type inference; checks run in
+ * `catalogue/index.ts` when the catalogue loads, and where each named implementation lives.
  */
 import { LOOKUPS, type Kind, type Lookup } from './kinds.js'
 
@@ -146,6 +147,26 @@ export interface ResourceDef {
    * unless the resource is per-user (`owner`). See schemas/events/feeds.ts.
    */
   feed?: 'public' | 'internal'
+  /** The write hooks (api/writes/hooks.ts) that make and check the rows clients write, by name; none: not writable. */
+  writeHooks?: string
+  /** What the service adds to the resource's objects when it shows them (api/plugins/citation-overlays.ts), by name. */
+  overlay?: string
+  /** The search documents that show the resource's rows (streams/search/documents.ts). */
+  search?: SearchSourceDef
+}
+
+/** The search types (domain/search/fields.ts): opinions, archive dockets, dockets, archive documents, people, oral arguments. */
+export type SearchTypeName = 'o' | 'r' | 'd' | 'rd' | 'p' | 'oa'
+
+export interface SearchSourceDef {
+  /** The search types whose documents a change of the resource's rows rebuilds. */
+  types: readonly SearchTypeName[]
+  /**
+   * Rows that belong to another entity's documents (an opinion to its cluster's, a party to its
+   * dockets'): the fk or m2m field naming that entity, and the types where a change of the row
+   * rebuilds the documents of the entities it names, now and when it was last indexed.
+   */
+  parent?: { field: string; types: readonly SearchTypeName[] }
 }
 
 export interface ListIndexDef { by: readonly string[]; orders: readonly string[] }

@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto'
 import { FieldErrors, LdsError } from '../../core/errors.js'
 import type { Clock } from '../../core/clock.js'
 import type { IdSource } from '../../core/ids.js'
-import type { Catalogue } from '../../schemas/catalogue/index.js'
+import { catalogue, checkNamed, type Catalogue } from '../../schemas/catalogue/index.js'
 import type { ReadStore } from '../read-model/store.js'
 import type { ApiUser } from '../read-model/users.js'
 import { checkSearchAlert, checkAlertFrequency, type AlertRate, type AlertType, type MembershipLevel } from '../../domain/alerts/index.js'
@@ -240,15 +240,29 @@ const webhookHooks: WriteHooks = {
   },
 }
 
-/** Writable resources and their hooks. */
-export const WRITE_HOOKS: Record<string, WriteHooks> = {
-  alerts: alertHooks,
-  'docket-alerts': docketAlertHooks,
-  prayers: prayerHooks,
-  'archive-fetch': fetchHooks,
-  tags: tagHooks,
-  'docket-tags': docketTagHooks,
-  webhooks: webhookHooks,
+/** The write hooks, by the name a resource declares (ResourceDef.writeHooks). */
+export const WRITE_HOOK_IMPLEMENTATIONS: Readonly<Record<string, WriteHooks>> = {
+  'search-alert': alertHooks,
+  'docket-alert': docketAlertHooks,
+  prayer: prayerHooks,
+  'fetch-request': fetchHooks,
+  'user-tag': tagHooks,
+  'docket-tag': docketTagHooks,
+  webhook: webhookHooks,
 }
+
+/** Hooks the resources declare without an implementation here, and implementations none declares. */
+export function checkWriteHooks(cat: Catalogue, implemented: Readonly<Record<string, WriteHooks>> = WRITE_HOOK_IMPLEMENTATIONS): string[] {
+  return checkNamed('write hooks', cat.resources, (r) => r.writeHooks, Object.keys(implemented))
+}
+
+function hooksByResource(cat: Catalogue): Record<string, WriteHooks> {
+  const problems = checkWriteHooks(cat)
+  if (problems.length) throw new Error(`write hooks do not match the catalogue:\n  ${problems.join('\n  ')}`)
+  return Object.fromEntries(cat.resources.filter((r) => r.writeHooks).map((r) => [r.name, WRITE_HOOK_IMPLEMENTATIONS[r.writeHooks!]]))
+}
+
+/** Writable resources and their hooks, by resource name; checked against the catalogue when this module loads. */
+export const WRITE_HOOKS: Readonly<Record<string, WriteHooks>> = hooksByResource(catalogue)
 
 export { LdsError }

@@ -3,11 +3,13 @@
  *
  * One left-to-right loop over the characters. At each position that can start something (a char
  * that begins some reporter/law/journal string, or 'I'/'i' for Id., 's' for supra) and that is not
- * inside a word, the trie built in data.ts lists the strings found there; only the patterns owned
+ * inside a word, the trie (trie.ts) lists the strings found there; only the patterns owned
  * by those strings are tried, anchored at that position (prefix as a sticky look-behind, suffix as
  * a sticky regex). Nothing loops over reporters and no regex scans the whole text.
  */
-import { getMatcher, walkTrie, newHits, normKey, type EditionRef, type Plan, type TrieHits } from './data.js'
+import { getMatcher } from './matcher.js'
+import type { EditionRef, Plan } from './reporter-types.js'
+import { walkTrie, newHits, normKey, type TrieHits } from './trie.js'
 import { courtIdFor } from './courts.js'
 import type { CitationCandidate, CitationKind, FoundCitation } from './types.js'
 

@@ -5,7 +5,9 @@
  * See README.md beside this file for the rules, the design and the known gaps.
  */
 import { extractFromPlain } from './extract.js'
-import { getMatcher, normKey, type ReporterString } from './data.js'
+import { getMatcher } from './matcher.js'
+import type { ReporterString } from './reporter-types.js'
+import { normKey } from './trie.js'
 import { looksLikeHtml, stripHtml } from './html.js'
 import type { ExtractOptions, FoundCitation, ReporterInfo } from './types.js'
 

@@ -5,11 +5,12 @@
  * Input is keyed by storage column (fields.ts `column`). Text fields become token arrays
  * (analyzer.ts); a multi-valued text field (citation[], party[]) is its values' tokens with one
  * empty-string token between values, so a phrase never spans two values (the empty token is
- * never produced by the analyzer, hence never asked for). Keyword values are normalized, dates
- * cut to YYYY-MM-DD, ints are numbers; null, undefined and '' are absent values.
+ * never produced by the analyzer, hence never asked for). Other values are indexed as their kind
+ * says (field-kinds.ts); null, undefined and '' are absent values.
  */
 import { createHash } from 'node:crypto'
-import { tokens, tokenCount, normalizeKeyword } from './analyzer.js'
+import { tokens, tokenCount } from './analyzer.js'
+import { FIELD_KINDS } from './field-kinds.js'
 import { searchType, type SearchType, type SearchField } from './fields.js'
 
 export const VALUE_GAP = ''
@@ -109,17 +110,7 @@ export function analyzeText(values: readonly unknown[]): AnalyzedField {
 
 function coerce(field: SearchField, v: unknown): FieldValue | null {
   if (v === null || v === undefined || v === '') return null
-  switch (field.kind) {
-    case 'keyword': { const s = normalizeKeyword(String(v)); return s === '' ? null : s }
-    case 'int': { const n = Number(v); if (!Number.isInteger(n)) throw new Error(`${field.column}: not an integer: ${String(v)}`); return n }
-    case 'bool': return v === true || v === 'true' || v === 1
-    case 'date': {
-      const s = v instanceof Date ? v.toISOString() : String(v)
-      if (!/^\d{4}-\d{2}-\d{2}/.test(s)) throw new Error(`${field.column}: not a date: ${s}`)
-      return s.slice(0, 10)
-    }
-    default: return String(v)
-  }
+  return FIELD_KINDS[field.kind].index(v, field.column)
 }
 
 /** Analyzes one search document (keys are columns; unknown keys are ignored). */
@@ -129,7 +120,7 @@ export function analyzeDocument(type: SearchType, doc: SearchDocument): Analyzed
   const values: Record<string, FieldValue[]> = {}
   for (const f of spec.fields) {
     const raw = f.column === 'id' ? doc.id : doc[f.column]
-    if (f.kind === 'text') text[f.column] = analyzeText(list(raw))
+    if (FIELD_KINDS[f.kind].analyzed) text[f.column] = analyzeText(list(raw))
     else values[f.column] = list(raw).map((v) => coerce(f, v)).filter((v): v is FieldValue => v !== null)
   }
   return new Document(doc.id, text, values, spec.defaults.map((f) => f.column))

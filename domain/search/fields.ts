@@ -6,7 +6,8 @@
  *   names of the reference search API; case-sensitive, as in Elasticsearch.
  * - `column`: the storage column (snake_case) in the search table of the type.
  * - `kind`: `text` analyzed (analyzer.ts), `keyword` exact after normalizeKeyword, `date`
- *   (YYYY-MM-DD), `int`, `bool`. Any field may hold several values (citation[], party[]).
+ *   (YYYY-MM-DD), `int`, `bool`; how each is indexed and queried is field-kinds.ts. Any field may
+ *   hold several values (citation[], party[]).
  * - `boost`: BM25 weight of a text field (case name well above the body).
  * - `default`: searched by a term without a field.
  *
@@ -15,7 +16,11 @@
  * matches. `d` is the docket alone, `rd` one archive document with its docket's fields.
  */
 
-export type SearchType = 'o' | 'r' | 'd' | 'rd' | 'p' | 'oa'
+import { FIELD_KINDS } from './field-kinds.js'
+import type { SearchTypeName } from '../../schemas/define.js'
+
+/** The catalogue names them too (resources declare the types whose documents show their rows). */
+export type SearchType = SearchTypeName
 export type FieldKind = 'text' | 'keyword' | 'date' | 'int' | 'bool'
 
 export interface SearchField {
@@ -184,14 +189,15 @@ function build(type: SearchType): SearchTypeSpec {
     if (byName.has(name)) throw new Error(`search type ${type}: field ${name} declared twice`)
     if (columns.has(column)) throw new Error(`search type ${type}: column ${column} declared twice`)
     if (!/^[a-z_][a-z0-9_]*$/.test(column)) throw new Error(`search type ${type}: bad column ${column}`)
-    byName.set(name, Object.freeze({ name, column, kind, boost, default: kind === 'text' && dflt, multi: kind !== 'text' && multi }))
+    const analyzed = FIELD_KINDS[kind].analyzed
+    byName.set(name, Object.freeze({ name, column, kind, boost, default: analyzed && dflt, multi: !analyzed && multi }))
     columns.add(column)
   }
   const fields = [...byName.values()]
   return Object.freeze({
     type, table, fields, byName,
     defaults: fields.filter((f) => f.default),
-    textFields: fields.filter((f) => f.kind === 'text'),
+    textFields: fields.filter((f) => FIELD_KINDS[f.kind].analyzed),
   })
 }
 

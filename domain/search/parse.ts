@@ -30,28 +30,14 @@
  * ordinary separator), wildcards inside phrases (`*` in quotes is a separator). A boost `^2`
  * after a term or phrase is accepted and ignored.
  */
-import { tokens, normalizeKeyword } from './analyzer.js'
+import { tokens } from './analyzer.js'
 import { ALL, and, not, or, NONE, type Node } from './ast.js'
+import { FIELD_KINDS, type RangeBound } from './field-kinds.js'
 import { searchType, type SearchField, type SearchType, type SearchTypeSpec } from './fields.js'
-import { LdsError } from '../../core/errors.js'
+import { MESSAGES, at, syntaxError as ERR, type SearchSyntaxError } from './syntax-error.js'
 
-export const MESSAGES = {
-  parentheses: 'The query contains unbalanced parentheses.',
-  quotes: 'The query contains unbalanced quotes.',
-  proximity: 'The query contains an unrecognized proximity token.',
-  wildcard: 'The query contains a disallowed wildcard pattern.',
-} as const
-
-/** A query the language refuses: a 400 whose detail is the message; `position` is a character offset into q. */
-export class SearchSyntaxError extends LdsError {
-  constructor(message: string, readonly position: number) {
-    super('LDS_ERR_BAD_REQUEST', { detail: message })
-    this.name = 'SearchSyntaxError'
-  }
-}
-
-/** Shortest text before a trailing `*`. */
-export const MIN_PREFIX = 3
+export { MESSAGES, SearchSyntaxError } from './syntax-error.js'
+export { MIN_PREFIX, dateSpan } from './field-kinds.js'
 
 type Tok =
   | { t: 'lparen' | 'rparen' | 'and' | 'or' | 'not' | 'plus' | 'minus'; pos: number }
@@ -60,12 +46,10 @@ type Tok =
   | { t: 'field'; pos: number; name: string }
   | { t: 'range'; pos: number; lower: Bound; upper: Bound; includeLower: boolean; includeUpper: boolean }
 
-interface Bound { text: string | null; pos: number }
+type Bound = RangeBound
 
 const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
 const WS = /\s/
-const ERR = (msg: string, pos: number) => new SearchSyntaxError(msg, pos)
-const at = (pos: number) => `at position ${pos}`
 
 /** Quotes first (parentheses inside quotes do not count), then parentheses, as the reference checks them. */
 function checkBalance(q: string): void {
@@ -218,31 +202,6 @@ function lexCompare(q: string, start: number): [Tok, number] {
   return [tok, start + m[0].length]
 }
 
-// ---------------------------------------------------------------- values
-
-/** `YYYY`, `YYYY-MM`, `YYYY-MM-DD` → the first and last day it covers, or null. */
-export function dateSpan(s: string): { first: string; last: string } | null {
-  const m = /^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?$/.exec(s)
-  if (!m) return null
-  const y = Number(m[1])
-  const pad = (v: number) => String(v).padStart(2, '0')
-  const daysIn = (mo: number) => new Date(Date.UTC(y, mo, 0)).getUTCDate()
-  if (m[2] === undefined) return { first: `${m[1]}-01-01`, last: `${m[1]}-12-31` }
-  const mo = Number(m[2])
-  if (mo < 1 || mo > 12) return null
-  if (m[3] === undefined) return { first: `${m[1]}-${m[2]}-01`, last: `${m[1]}-${m[2]}-${pad(daysIn(mo))}` }
-  const d = Number(m[3])
-  if (d < 1 || d > daysIn(mo)) return null
-  return { first: s, last: s }
-}
-
-function shiftDay(day: string, by: number): string {
-  const t = Date.parse(`${day}T00:00:00Z`) + by * 86_400_000
-  return new Date(t).toISOString().slice(0, 10)
-}
-
-const INT = /^[+-]?\d{1,15}$/
-
 class Parser {
   private i = 0
   constructor(private readonly toks: Tok[], private readonly spec: SearchTypeSpec, private readonly q: string) {}
@@ -348,26 +307,15 @@ class Parser {
     if (t.stars.length) {
       const inner = t.stars.find((p) => p !== last)
       if (inner !== undefined) throw ERR(MESSAGES.wildcard, inner)
-      const prefixText = t.text.slice(0, -1)
       if (field === null) return NONE
-      if (field === undefined || field.kind === 'text') {
-        const toks = tokens(prefixText)
-        if (toks.length !== 1 || toks[0].length < MIN_PREFIX || toks[0].length !== prefixText.length && /[^\p{L}\p{N}]/u.test(prefixText)) throw ERR(MESSAGES.wildcard, last)
-        return { kind: 'prefix', field: field ? field.name : null, prefix: toks[0] }
-      }
-      if (field.kind === 'keyword') {
-        const p = normalizeKeyword(prefixText)
-        if (p.length < MIN_PREFIX) throw ERR(MESSAGES.wildcard, last)
-        return { kind: 'prefix', field: field.name, prefix: p }
-      }
-      throw ERR(MESSAGES.wildcard, last)
+      return FIELD_KINDS[field?.kind ?? 'text'].prefix(t.text.slice(0, -1), last, field ? field.name : null)
     }
     return this.value(t.text, t.pos, field)
   }
 
   private phrase(t: Extract<Tok, { t: 'phrase' }>, field: SearchField | null | undefined): Node | null {
     if (field === null) return NONE
-    if (field && field.kind !== 'text') return this.value(t.text, t.pos, field)
+    if (field && !FIELD_KINDS[field.kind].analyzed) return this.value(t.text, t.pos, field)
     const toks = tokens(t.text)
     if (toks.length === 0) return null
     if (toks.length === 1) return { kind: 'term', field: field ? field.name : null, token: toks[0] }
@@ -380,73 +328,13 @@ class Parser {
   /** A bare or quoted value for a field (or the default fields). */
   private value(text: string, pos: number, field: SearchField | null | undefined): Node | null {
     if (field === null) return NONE
-    if (field === undefined || field.kind === 'text') {
-      const toks = tokens(text)
-      if (toks.length === 0) return null
-      const name = field ? field.name : null
-      return toks.length === 1 ? { kind: 'term', field: name, token: toks[0] } : { kind: 'phrase', field: name, tokens: toks }
-    }
-    switch (field.kind) {
-      case 'keyword': {
-        const v = normalizeKeyword(text)
-        return v === '' ? null : { kind: 'value', field: field.name, value: v }
-      }
-      case 'int': {
-        const v = text.trim()
-        if (!INT.test(v)) throw ERR(`Invalid integer "${text}" for field ${field.name} ${at(pos)}.`, pos)
-        return { kind: 'value', field: field.name, value: Number(v) }
-      }
-      case 'bool': {
-        const v = text.trim().toLowerCase()
-        if (v !== 'true' && v !== 'false') throw ERR(`Invalid boolean "${text}" for field ${field.name} ${at(pos)}.`, pos)
-        return { kind: 'value', field: field.name, value: v === 'true' }
-      }
-      case 'date': {
-        const span = dateSpan(text.trim())
-        if (!span) throw ERR(`Invalid date "${text}" for field ${field.name} ${at(pos)}.`, pos)
-        if (span.first === span.last) return { kind: 'value', field: field.name, value: span.first }
-        return { kind: 'range', field: field.name, lower: span.first, upper: span.last, includeLower: true, includeUpper: true }
-      }
-    }
+    return FIELD_KINDS[field?.kind ?? 'text'].value(text, pos, field ? field.name : null)
   }
 
   private range(t: Extract<Tok, { t: 'range' }>, field: SearchField | null | undefined): Node | null {
     if (field === undefined) throw ERR(`A range needs a field, e.g. dateFiled:[2020-01-01 TO *], ${at(t.pos)}.`, t.pos)
     if (field === null) return NONE
-    if (field.kind === 'text' || field.kind === 'bool') throw ERR(`Field ${field.name} does not support ranges (${at(t.pos)}).`, t.pos)
-    if (field.kind === 'keyword') {
-      const b = (x: Bound) => (x.text === null ? null : normalizeKeyword(x.text))
-      return { kind: 'range', field: field.name, lower: b(t.lower), upper: b(t.upper), includeLower: t.includeLower, includeUpper: t.includeUpper }
-    }
-    if (field.kind === 'int') {
-      const num = (x: Bound): number | null => {
-        if (x.text === null) return null
-        if (!INT.test(x.text)) throw ERR(`Invalid integer "${x.text}" for field ${field.name} ${at(x.pos)}.`, x.pos)
-        return Number(x.text)
-      }
-      const lo = num(t.lower)
-      const hi = num(t.upper)
-      return {
-        kind: 'range', field: field.name,
-        lower: lo === null ? null : t.includeLower ? lo : lo + 1,
-        upper: hi === null ? null : t.includeUpper ? hi : hi - 1,
-        includeLower: true, includeUpper: true,
-      }
-    }
-    const span = (x: Bound) => {
-      if (x.text === null) return null
-      const s = dateSpan(x.text)
-      if (!s) throw ERR(`Invalid date "${x.text}" for field ${field.name} ${at(x.pos)}.`, x.pos)
-      return s
-    }
-    const lo = span(t.lower)
-    const hi = span(t.upper)
-    return {
-      kind: 'range', field: field.name,
-      lower: lo === null ? null : t.includeLower ? lo.first : shiftDay(lo.last, 1),
-      upper: hi === null ? null : t.includeUpper ? hi.last : shiftDay(hi.first, -1),
-      includeLower: true, includeUpper: true,
-    }
+    return FIELD_KINDS[field.kind].range(t, field.name)
   }
 }
 

@@ -5,6 +5,7 @@ import { UINT16 } from './limits.js'
 export const abaRatings = defineResource({
   name: 'aba-ratings', label: 'Aba Rating', model: 'ABARating', plural: 'American Bar Association Ratings', table: 'aba_ratings', keyKind: 'int',
   description: 'American Bar Association ratings of a judicial nominee.',
+  search: { types: ['p'], parent: { field: 'person', types: ['p'] } },
   fields: {
     resource_uri: field.uri(),
     id: field.int({ readOnly: true, input: 'field' }),

@@ -5,6 +5,7 @@ export const alerts = defineResource({
   name: 'alerts', label: 'Search Alert', model: 'Alert', plural: 'Search Alerts', table: 'alerts', keyKind: 'int',
   access: 'owner', owner: 'user_id', pageSize: 50, pageSizeQuery: true, ordering: '-date_created', cursorOrderings: ['date_created'], methods: ['PUT', 'PATCH', 'DELETE'],
   description: 'A saved search that reports new results by e-mail or webhook at the rate you choose.',
+  writeHooks: 'search-alert',
   fields: {
     resource_uri: field.uri(),
     id: field.int({ readOnly: true, input: 'field' }),

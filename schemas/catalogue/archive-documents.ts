@@ -6,6 +6,7 @@ export const archiveDocuments = defineResource({
   name: 'archive-documents', label: 'Archive Document', model: 'ArchiveDocument', plural: 'Archive Documents', table: 'archive_documents', keyKind: 'int', access: 'authenticated',
   description: 'A document filed in a federal case, or one of its attachments, with its text when the archive holds it.',
   absoluteUrl: (r) => `/docket/${r.docket_id ?? 0}/${r.document_number || 0}/${r.attachment_number ? `${r.attachment_number}/` : ''}`,
+  search: { types: ['r', 'rd'], parent: { field: 'docket', types: ['r'] } },
   fields: {
     resource_uri: field.uri(),
     id: field.int({ readOnly: true, input: 'field' }),

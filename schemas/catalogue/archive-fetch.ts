@@ -7,6 +7,7 @@ export const archiveFetch = defineResource({
   access: 'owner', owner: 'user_id', cursorOrderings: ['id', 'date_created', 'date_modified', 'date_completed'],
   writes: { create: true, update: false },
   description: 'Asks the service to buy a docket, document or attachment page from the court records system with your credentials.',
+  writeHooks: 'fetch-request',
   fields: {
     id: field.int({ readOnly: true, label: 'ID' }),
     user: field.fk('users', { hidden: true, help: 'The owning user; rows of other users are not served.' }),

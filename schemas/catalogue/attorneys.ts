@@ -3,6 +3,7 @@ import { defineResource, field, filter, TIMESTAMP_FILTERS } from '../define.js'
 export const attorneys = defineResource({
   name: 'attorneys', label: 'Attorney', model: 'Attorney', plural: 'Attorneys', table: 'attorneys', keyKind: 'int', access: 'authenticated',
   description: 'A lawyer appearing in federal cases, with contact details and the parties represented.',
+  search: { types: ['r', 'd', 'rd'], parent: { field: 'docket', types: ['r', 'd', 'rd'] } },
   fields: {
     resource_uri: field.uri(),
     id: field.int({ readOnly: true, input: 'field' }),

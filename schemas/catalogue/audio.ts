@@ -6,6 +6,7 @@ export const audio = defineResource({
   name: 'audio', label: 'Audio', model: 'Audio', plural: 'Audio Files', table: 'audio', keyKind: 'int',
   description: 'Oral argument recordings, linked to their docket and judges.',
   absoluteUrl: (r) => `/audio/${r.id}/case/`,
+  search: { types: ['oa'] },
   fields: {
     resource_uri: field.uri(),
     id: field.int({ readOnly: true, input: 'field' }),

@@ -3,6 +3,7 @@ import { defineResource, field, filter, N } from '../define.js'
 export const bankruptcyInformation = defineResource({
   name: 'bankruptcy-information', label: 'Bankruptcy Information', model: 'BankruptcyInformation', plural: 'Bankruptcy Information', table: 'bankruptcy_information', keyKind: 'int', access: 'authenticated',
   description: 'Bankruptcy details of a docket: chapter, trustee and the key deadlines.',
+  search: { types: ['r', 'd', 'rd'], parent: { field: 'docket', types: ['r', 'd', 'rd'] } },
   fields: {
     resource_uri: field.uri(),
     id: field.int({ readOnly: true, input: 'field' }),

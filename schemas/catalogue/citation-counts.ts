@@ -8,6 +8,7 @@ import { defineResource, field } from '../define.js'
 export const citationCounts = defineResource({
   name: 'citation-counts', label: 'Citation Count', model: 'CitationCount', plural: 'Citation Counts', table: 'citation_counts', keyKind: 'int',
   api: false, cursorOrderings: ['id'], description: 'Opinions citing a cluster, as the citation network counts them.',
+  search: { types: ['o'] },
   fields: {
     id: field.int(),
     citation_count: field.int(),

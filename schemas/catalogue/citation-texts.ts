@@ -8,6 +8,7 @@ import { defineResource, field } from '../define.js'
 export const citationTexts = defineResource({
   name: 'citation-texts', label: 'Citation Text', model: 'CitationText', plural: 'Citation Texts', table: 'citation_texts', keyKind: 'int',
   api: false, cursorOrderings: ['id'], description: 'An opinion\u2019s text with its citations linked, as the citation network made it.',
+  search: { types: ['o'] },
   fields: {
     id: field.int(),
     html_with_citations: field.string(),

@@ -5,6 +5,7 @@ import { CITATION_TYPE } from './choices.js'
 export const citations = defineResource({
   name: 'citations', label: 'Citation', model: 'Citation', plural: 'Citations', table: 'citations', keyKind: 'int', api: false, cursorOrderings: ['id'],
   description: 'A parallel citation (volume, reporter, page) of an opinion cluster.',
+  search: { types: ['o'], parent: { field: 'cluster', types: ['o'] } },
   fields: {
     id: field.int({ hidden: true }),
     cluster: field.fk('clusters', { hidden: true }),

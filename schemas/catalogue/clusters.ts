@@ -6,6 +6,7 @@ export const clusters = defineResource({
   name: 'clusters', label: 'Opinion Cluster', model: 'OpinionCluster', plural: 'Opinion Clusters', table: 'clusters', keyKind: 'int', access: 'authenticated',
   description: 'One decision: the opinions of a case decided together, with its citations and metadata.',
   absoluteUrl: (r) => `/opinion/${r.id}/${r.slug || 'case'}/`,
+  overlay: 'citation-count', search: { types: ['o'] },
   fields: {
     resource_uri: field.uri(),
     id: field.int({ readOnly: true, input: 'field' }),

@@ -6,6 +6,7 @@ export const courts = defineResource({
   name: 'courts', label: 'Court', model: 'Court', plural: 'Courts', table: 'courts', keyKind: 'string',
   description: 'Courts and other adjudicating bodies, identified by a short string id.',
   ordering: 'position', cursorOrderings: [],
+  search: { types: ['o', 'r', 'd', 'rd', 'p', 'oa'] },
   fields: {
     resource_uri: field.uri(),
     id: field.string({ readOnly: true, input: 'field' }),

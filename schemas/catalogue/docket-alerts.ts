@@ -5,6 +5,7 @@ export const docketAlerts = defineResource({
   name: 'docket-alerts', label: 'Docket Alert', model: 'DocketAlert', plural: 'Docket Alerts', table: 'docket_alerts', keyKind: 'int',
   access: 'owner', owner: 'user_id', pageSize: 50, pageSizeQuery: true, ordering: '-date_created', cursorOrderings: ['date_created'], methods: ['PUT', 'PATCH', 'DELETE'],
   description: 'Follows one docket: new entries are reported by e-mail or webhook.',
+  writeHooks: 'docket-alert',
   fields: {
     id: field.int({ readOnly: true, label: 'ID' }),
     user: field.fk('users', { hidden: true, help: 'The owning user; rows of other users are not served.' }),

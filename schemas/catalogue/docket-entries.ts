@@ -5,6 +5,7 @@ import { INT32, INT64 } from './limits.js'
 export const docketEntries = defineResource({
   name: 'docket-entries', label: 'Docket Entry', model: 'DocketEntry', plural: 'Docket Entries', table: 'docket_entries', keyKind: 'int', access: 'authenticated',
   description: 'One line of a docket: what was filed or ordered on a date, with the documents it holds.',
+  search: { types: ['r', 'rd'], parent: { field: 'docket', types: ['r'] } },
   fields: {
     resource_uri: field.uri(),
     id: field.int({ readOnly: true, input: 'field' }),

@@ -5,6 +5,7 @@ export const docketTags = defineResource({
   name: 'docket-tags', label: 'Docket Tag', model: 'DocketTag', plural: 'Docket Tags', table: 'docket_tags', keyKind: 'int', throttle: 'tags',
   access: 'published', owner: 'user_id', publishedFlag: 'published', pageSize: 50, pageSizeQuery: true, cursorOrderings: ['id'], methods: ['DELETE'],
   description: 'Puts one of your tags on a docket.',
+  writeHooks: 'docket-tag',
   fields: {
     id: field.int({ readOnly: true, label: 'ID' }),
     user: field.fk('users', { hidden: true, help: 'Owner of the tag (copied from it).' }),

@@ -6,6 +6,7 @@ export const dockets = defineResource({
   name: 'dockets', label: 'Docket', model: 'Docket', plural: 'Dockets', table: 'dockets', keyKind: 'int', access: 'authenticated',
   description: 'Case-level metadata: the court, the parties\u2019 case name, the docket number and its dates.',
   absoluteUrl: (r) => `/docket/${r.id}/${r.slug || 'case'}/`,
+  search: { types: ['o', 'r', 'd', 'rd', 'oa'] },
   fields: {
     resource_uri: field.uri(),
     id: field.int({ readOnly: true, input: 'field' }),

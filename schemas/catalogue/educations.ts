@@ -5,6 +5,7 @@ import { UINT16 } from './limits.js'
 export const educations = defineResource({
   name: 'educations', label: 'Education', model: 'Education', plural: 'Educations', table: 'educations', keyKind: 'int',
   description: 'A degree a person earned at a school.',
+  search: { types: ['p'], parent: { field: 'person', types: ['p'] } },
   fields: {
     resource_uri: field.uri(),
     id: field.int({ readOnly: true, input: 'field' }),

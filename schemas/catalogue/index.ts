@@ -125,6 +125,21 @@ export function checkCatalogue(resources: readonly ResourceDef[]): string[] {
         if (kind !== 'int' && kind !== 'date') where(`list index order ${o} is a ${kind}, not an int or a date`)
       }
     }
+    if (r.search) {
+      const { types, parent } = r.search
+      if (types.length === 0) where('search lists no search type')
+      if (parent) {
+        const link = r.fields[parent.field]
+        const target = byName.get(link?.target ?? '')
+        if (link?.kind !== 'fk' && link?.kind !== 'm2m') where(`search parent ${parent.field} is not a foreign key or many-to-many field`)
+        else if (target) {
+          for (const type of parent.types) {
+            if (!types.includes(type)) where(`search parent in type ${type}, which the resource does not feed`)
+            if (!target.search?.types.includes(type)) where(`search parent ${target.name} has no documents of type ${type}`)
+          }
+        }
+      }
+    }
     for (const [name, fd] of Object.entries(r.filters)) {
       if (fd.related) {
         if (!byName.has(fd.related)) where(`filter ${name} relates to unknown resource ${fd.related}`)
@@ -153,6 +168,25 @@ export function checkCatalogue(resources: readonly ResourceDef[]): string[] {
       else if (other.kind !== d.kind || !!other.nullable !== !!d.nullable || other.target !== d.target) problems.push(`${r.name}: column ${columnOf(n, d)} differs from ${first.name}'s, whose table it shares`)
     }
   }
+  return problems
+}
+
+/**
+ * What differs between the names resources declare for a fact kept outside the catalogue (write
+ * hooks, overlays) and the implementations kept where they run: a declared name without an
+ * implementation, or an implementation no resource declares.
+ */
+export function checkNamed(what: string, resources: readonly ResourceDef[], declared: (r: ResourceDef) => string | undefined, implemented: Iterable<string>): string[] {
+  const problems: string[] = []
+  const names = new Set(implemented)
+  const used = new Set<string>()
+  for (const r of resources) {
+    const name = declared(r)
+    if (name === undefined) continue
+    used.add(name)
+    if (!names.has(name)) problems.push(`${r.name}: ${what} ${name} has no implementation`)
+  }
+  for (const name of names) if (!used.has(name)) problems.push(`${what} ${name} is implemented but no resource declares it`)
   return problems
 }
 

@@ -6,6 +6,7 @@ export const opinions = defineResource({
   name: 'opinions', label: 'Opinion', model: 'Opinion', plural: 'Opinions', table: 'opinions', keyKind: 'int', access: 'authenticated',
   description: 'The text of one opinion of a decision (lead, concurrence, dissent...) and its author.',
   absoluteUrl: (r) => `/opinion/${r.cluster_id}/case/`,
+  overlay: 'linked-text', search: { types: ['o'], parent: { field: 'cluster', types: ['o'] } },
   fields: {
     resource_uri: field.uri(),
     id: field.int({ readOnly: true, input: 'field' }),

@@ -3,6 +3,7 @@ import { defineResource, field, filter, TIMESTAMP_FILTERS } from '../define.js'
 export const parties = defineResource({
   name: 'parties', label: 'Party', model: 'Party', plural: 'Parties', table: 'parties', keyKind: 'int', access: 'authenticated',
   description: 'A person or organisation in a federal case, with its roles per docket and its attorneys.',
+  search: { types: ['r', 'd', 'rd'], parent: { field: 'docket', types: ['r', 'd', 'rd'] } },
   fields: {
     resource_uri: field.uri(),
     id: field.int({ readOnly: true, input: 'field' }),

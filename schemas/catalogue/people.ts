@@ -6,6 +6,7 @@ export const people = defineResource({
   name: 'people', label: 'Person', model: 'Person', plural: 'People', table: 'people', keyKind: 'int',
   description: 'Judges and other people in the judicial record, with education, ratings and affiliations.',
   absoluteUrl: (r) => `/person/${r.id}/${r.slug || 'person'}/`,
+  search: { types: ['o', 'r', 'd', 'rd', 'p'] },
   fields: {
     resource_uri: field.uri(),
     id: field.int({ readOnly: true, input: 'field' }),

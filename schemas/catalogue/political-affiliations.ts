@@ -4,6 +4,7 @@ import { AFFILIATION_SOURCE, DATE_GRANULARITY, POLITICAL_PARTY } from './choices
 export const politicalAffiliations = defineResource({
   name: 'political-affiliations', label: 'Political Affiliation', model: 'PoliticalAffiliation', plural: 'Political Affiliations', table: 'political_affiliations', keyKind: 'int',
   description: 'A person\u2019s political party affiliation over a period of time.',
+  search: { types: ['p'], parent: { field: 'person', types: ['p'] } },
   fields: {
     resource_uri: field.uri(),
     id: field.int({ readOnly: true, input: 'field' }),

@@ -8,6 +8,7 @@ const MILESTONES = ['date_nominated', 'date_elected', 'date_recess_appointment',
 export const positions = defineResource({
   name: 'positions', label: 'Position', model: 'Position', plural: 'Positions', table: 'positions', keyKind: 'int',
   description: 'A job a person held: judgeships, with nomination and confirmation milestones, and other positions.',
+  search: { types: ['p'], parent: { field: 'person', types: ['p'] } },
   fields: {
     resource_uri: field.uri(),
     id: field.int({ readOnly: true, input: 'field' }),

@@ -6,6 +6,7 @@ export const prayers = defineResource({
   access: 'owner', owner: 'user_id', pageSize: 50, pageSizeQuery: true, ordering: '-date_created', cursorOrderings: ['date_created'],
   writes: { create: true, update: false }, methods: ['DELETE'],
   description: 'A request that a document missing from the archive be bought; you hear when someone buys it.',
+  writeHooks: 'prayer',
   fields: {
     id: field.int({ readOnly: true, label: 'ID' }),
     user: field.fk('users', { hidden: true, help: 'The owning user; rows of other users are not served.' }),

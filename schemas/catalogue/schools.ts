@@ -4,6 +4,7 @@ import { INT32 } from './limits.js'
 export const schools = defineResource({
   name: 'schools', label: 'School', model: 'School', plural: 'Schools', table: 'schools', keyKind: 'int',
   description: 'Schools that judges attended.',
+  search: { types: ['p'] },
   fields: {
     resource_uri: field.uri(),
     id: field.int({ readOnly: true, input: 'field' }),

@@ -5,6 +5,7 @@ export const tags = defineResource({
   name: 'tags', label: 'User Tag', model: 'UserTag', plural: 'User Tags', table: 'user_tags', keyKind: 'int', throttle: 'tags',
   access: 'published', owner: 'user_id', publishedFlag: 'published', pageSize: 50, pageSizeQuery: true,
   description: 'A tag a user made to group dockets; published tags are visible to everyone.',
+  writeHooks: 'user-tag',
   fields: {
     id: field.int({ readOnly: true, label: 'ID' }),
     user: field.fk('users', { hidden: true, help: 'The owning user; rows of other users are not served.' }),

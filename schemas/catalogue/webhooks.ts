@@ -10,6 +10,7 @@ export const webhooks = defineResource({
   name: 'webhooks', label: 'Webhook', model: 'Webhook', plural: 'Webhooks', table: 'webhooks', keyKind: 'int',
   access: 'owner', owner: 'user_id', pageSize: 50, pageSizeQuery: true, methods: ['PATCH', 'PUT', 'DELETE'],
   description: 'An endpoint that receives your events (docket alerts, search alerts, fetches, reports, granted prayers) by HTTPS POST, signed with its secret.',
+  writeHooks: 'webhook',
   fields: {
     resource_uri: field.uri(),
     id: field.int({ readOnly: true, input: 'field' }),

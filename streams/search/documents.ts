@@ -20,9 +20,10 @@
 import { selectFinal, selectFinalIn, type Db } from '../../core/clickhouse.js'
 import { sql, ident, type Sql } from '../../core/sql.js'
 import { stripHtml } from '../../domain/citations/html.js'
-import { searchTables, type SearchType, type SearchDocument } from '../../domain/search/index.js'
+import { searchTables, SEARCH_TYPES, type SearchType, type SearchDocument } from '../../domain/search/index.js'
 import { OPINION_TYPE, POSITION_TYPE, HOW_SELECTED, TERMINATION_REASON, POLITICAL_PARTY, ABA_RATING, GENDER, RACE, NOMINATION_PROCESS, DOCUMENT_TYPE } from '../../schemas/catalogue/choices.js'
-import type { Choice } from '../../schemas/define.js'
+import { catalogue, type Catalogue } from '../../schemas/catalogue/index.js'
+import { columnOf, type Choice } from '../../schemas/define.js'
 
 export type Row = Record<string, unknown>
 type Ids = number[]
@@ -36,43 +37,12 @@ export interface Built {
 
 export interface DocumentSource {
   /**
-   * Documents of `type` an upsert or delete of `resource` touches. For a resource of PARENTS,
+   * Documents of `type` an upsert or delete of `resource` touches. For a resource with a parent link (PARENTS),
    * `previous` are the parents its rows were last indexed into (parents.ts), touched as well.
    */
   affected(type: SearchType, resource: string, rows: readonly Row[], previous?: readonly number[]): Promise<Ids>
   /** The documents (null: gone) for these ids. */
   build(type: SearchType, ids: Ids): Promise<Map<number, Built | null>>
-}
-
-/** Which resources feed which search types: every table a type's builder reads. */
-export const SEARCH_SOURCES: Record<SearchType, readonly string[]> = {
-  o: ['clusters', 'opinions', 'citations', 'dockets', 'citation-counts', 'citation-texts', 'people', 'courts'],
-  r: ['dockets', 'docket-entries', 'archive-documents', 'parties', 'attorneys', 'bankruptcy-information', 'people', 'courts'],
-  d: ['dockets', 'parties', 'attorneys', 'bankruptcy-information', 'people', 'courts'],
-  rd: ['archive-documents', 'docket-entries', 'dockets', 'parties', 'attorneys', 'bankruptcy-information', 'people', 'courts'],
-  p: ['people', 'positions', 'educations', 'political-affiliations', 'aba-ratings', 'schools', 'courts'],
-  oa: ['audio', 'dockets', 'courts'],
-}
-
-/**
- * Rows that belong to another entity (an opinion to its cluster, a party to its dockets) and go
- * into the documents built from it: the parent resource, the types whose documents hold the row,
- * and the parents' ids as the row names them. A row can move (an opinion to another cluster, a
- * party off a docket), so the indexer also remembers which parents each row was last indexed
- * under (parents.ts) and rebuilds their documents too.
- */
-export const PARENTS: Readonly<Record<string, { parent: 'clusters' | 'dockets' | 'people'; types: readonly SearchType[]; of(row: Row): number[] }>> = {
-  opinions: { parent: 'clusters', types: ['o'], of: (r) => one(r.cluster_id) },
-  citations: { parent: 'clusters', types: ['o'], of: (r) => one(r.cluster_id) },
-  'docket-entries': { parent: 'dockets', types: ['r'], of: (r) => one(r.docket_id) },
-  'archive-documents': { parent: 'dockets', types: ['r'], of: (r) => one(r.docket_id) },
-  parties: { parent: 'dockets', types: ['r', 'd', 'rd'], of: (r) => uniq(ids(r.docket_ids)) },
-  attorneys: { parent: 'dockets', types: ['r', 'd', 'rd'], of: (r) => uniq(ids(r.docket_ids)) },
-  'bankruptcy-information': { parent: 'dockets', types: ['r', 'd', 'rd'], of: (r) => one(r.docket_id) },
-  positions: { parent: 'people', types: ['p'], of: (r) => one(r.person_id) },
-  educations: { parent: 'people', types: ['p'], of: (r) => one(r.person_id) },
-  'political-affiliations': { parent: 'people', types: ['p'], of: (r) => one(r.person_id) },
-  'aba-ratings': { parent: 'people', types: ['p'], of: (r) => one(r.person_id) },
 }
 
 const num = (v: unknown) => (v === null || v === undefined || v === '' ? null : Number(v))
@@ -83,6 +53,35 @@ const orNull = (v: unknown) => (v === undefined || v === '' ? null : v)
 const day = (v: unknown) => (typeof v === 'string' && v ? v.slice(0, 10) : null)
 const ids = (v: unknown) => (Array.isArray(v) ? v.map(Number) : [])
 const one = (v: unknown) => uniq([num(v)])
+
+/** Which resources feed which search types: every table a type's builder reads (ResourceDef.search). */
+export function searchSourcesOf(cat: Catalogue): Record<SearchType, string[]> {
+  const out = Object.fromEntries(Object.keys(SEARCH_TYPES).map((type) => [type, [] as string[]])) as Record<SearchType, string[]>
+  for (const r of cat.resources) for (const type of r.search?.types ?? []) out[type].push(r.name)
+  return out
+}
+
+/**
+ * A resource whose rows belong to another entity (an opinion to its cluster, a party to its
+ * dockets) and go into the documents built from it: the parent resource, the types whose
+ * documents hold the row, and the parents' ids as the row names them. A row can move (an opinion
+ * to another cluster, a party off a docket), so the indexer also remembers which parents each row
+ * was last indexed under (parents.ts) and rebuilds their documents too.
+ */
+export interface ParentLink { parent: string; types: readonly SearchType[]; of(row: Row): number[] }
+
+/** The parent links the catalogue declares (ResourceDef.search.parent), by resource. */
+export function parentsOf(cat: Catalogue): Record<string, ParentLink> {
+  const out: Record<string, ParentLink> = {}
+  for (const r of cat.resources) {
+    const link = r.search?.parent
+    if (!link) continue
+    const column = columnOf(link.field, r.fields[link.field])
+    out[r.name] = { parent: r.fields[link.field].target!, types: link.types, of: (row) => (Array.isArray(row[column]) ? uniq(ids(row[column])) : one(row[column])) }
+  }
+  return out
+}
+
 const display = (list: readonly Choice[], v: unknown) => list.find((c) => c.value === v)?.display_name ?? (v === null || v === undefined ? null : String(v))
 /** '010combined' → 'combined-opinion': the opinion kinds as search results name them. */
 const opinionKind = (v: unknown) => {
@@ -109,6 +108,94 @@ function opinionText(o: Row, linked?: string): string {
 const name = (p: Row | undefined) => (p ? [p.name_first, p.name_middle, p.name_last, p.name_suffix].filter(Boolean).join(' ') : '')
 const slugOf = (r: Row | undefined, fallback = 'case') => text(r?.slug) || fallback
 const citeText = (x: Row) => `${String(x.volume)} ${String(x.reporter)} ${String(x.page)}`
+
+/** What a lookup of the documents a change touches reads with (createDocumentSource). */
+interface TouchedLookups {
+  rows: readonly Row[]
+  /** the changed rows' ids, as numbers, and as strings (courts) */
+  ids(): Ids
+  keys(): string[]
+  /** a table of the sink's database */
+  t(table: string): Sql
+  /** `out` of the rows of `table` whose `column` is in `values` */
+  via(table: string, column: string, values: readonly (number | string)[], out?: string): Promise<Ids>
+  union(...parts: Promise<Ids>[]): Promise<Ids>
+  /** documents of the type already in the index among `candidates` (see createDocumentSource) */
+  indexedAmong(keys: readonly (number | string)[], candidates: (k: Sql) => Sql): Promise<Ids>
+}
+
+const docketsOfCourts = (q: TouchedLookups, k: Sql) => sql`SELECT id FROM ${q.t('dockets')} WHERE court_id IN ${k}`
+const docketsOfJudges = (q: TouchedLookups, k: Sql) => sql`SELECT id FROM ${q.t('dockets')} WHERE assigned_to_id IN ${k} OR referred_to_id IN ${k}`
+
+/**
+ * For each `type:resource` the catalogue declares (ResourceDef.search) other than through a parent
+ * link: the documents of the type a changed row of the resource touches.
+ */
+const TOUCHED: Readonly<Record<string, (q: TouchedLookups) => Promise<Ids> | Ids>> = {
+  'o:clusters': (q) => q.ids(),
+  'o:citation-counts': (q) => q.ids(),
+  'o:dockets': (q) => q.via('clusters', 'docket_id', q.ids()),
+  'o:citation-texts': (q) => q.via('opinions', 'id', q.ids(), 'cluster_id'),
+  'o:people': (q) => q.indexedAmong(q.ids(), (k) => sql`SELECT cluster_id FROM ${q.t('opinions')} WHERE author_id IN ${k} UNION ALL SELECT id FROM ${q.t('clusters')} WHERE arrayExists((x) -> x IN ${k}, panel_ids)`),
+  'o:courts': (q) => q.indexedAmong(q.keys(), (k) => sql`SELECT id FROM ${q.t('clusters')} WHERE docket_id IN (${docketsOfCourts(q, k)})`),
+  'r:dockets': (q) => q.ids(),
+  'd:dockets': (q) => q.ids(),
+  'r:people': (q) => q.indexedAmong(q.ids(), (k) => docketsOfJudges(q, k)),
+  'd:people': (q) => q.indexedAmong(q.ids(), (k) => docketsOfJudges(q, k)),
+  'r:courts': (q) => q.indexedAmong(q.keys(), (k) => docketsOfCourts(q, k)),
+  'd:courts': (q) => q.indexedAmong(q.keys(), (k) => docketsOfCourts(q, k)),
+  'rd:archive-documents': (q) => q.ids(),
+  'rd:docket-entries': (q) => q.via('archive_documents', 'docket_entry_id', q.ids()),
+  'rd:dockets': (q) => q.via('archive_documents', 'docket_id', q.ids()),
+  'rd:people': (q) => q.indexedAmong(q.ids(), (k) => sql`SELECT id FROM ${q.t('archive_documents')} WHERE docket_id IN (${docketsOfJudges(q, k)})`),
+  'rd:courts': (q) => q.indexedAmong(q.keys(), (k) => sql`SELECT id FROM ${q.t('archive_documents')} WHERE docket_id IN (${docketsOfCourts(q, k)})`),
+  // a judge's own document, the one an alias belongs to, and the judges whose positions name this
+  // one as supervisor, predecessor or appointer (by the appointer's position)
+  'p:people': async (q) => {
+    const own = q.ids()
+    const aliasOf = uniq(q.rows.map((r) => num(r.is_alias_of_id)))
+    const theirPositions = await q.via('positions', 'person_id', own)
+    return q.union(Promise.resolve([...own, ...aliasOf]), q.via('positions', 'supervisor_id', own, 'person_id'), q.via('positions', 'predecessor_id', own, 'person_id'),
+      q.via('positions', 'appointer_id', theirPositions, 'person_id'))
+  },
+  'p:schools': (q) => q.indexedAmong(q.ids(), (k) => sql`SELECT person_id FROM ${q.t('educations')} WHERE school_id IN ${k}`),
+  'p:courts': (q) => q.indexedAmong(q.keys(), (k) => sql`SELECT person_id FROM ${q.t('positions')} WHERE court_id IN ${k}`),
+  'oa:audio': (q) => q.ids(),
+  'oa:dockets': (q) => q.via('audio', 'docket_id', q.ids()),
+  'oa:courts': (q) => q.indexedAmong(q.keys(), (k) => sql`SELECT id FROM ${q.t('audio')} WHERE docket_id IN (${docketsOfCourts(q, k)})`),
+}
+
+/**
+ * What differs between the search sources the catalogue declares and what is implemented here: a
+ * declared type of a resource that neither its parent link nor TOUCHED covers, or a TOUCHED entry
+ * no resource declares (or that its parent link already covers).
+ */
+export function checkSearchSources(cat: Catalogue, touched: Iterable<string> = Object.keys(TOUCHED)): string[] {
+  const problems: string[] = []
+  const implemented = new Set(touched)
+  const needed = new Set<string>()
+  for (const r of cat.resources) {
+    for (const type of r.search?.types ?? []) {
+      if (r.search?.parent?.types.includes(type)) continue
+      const key = `${type}:${r.name}`
+      needed.add(key)
+      if (!implemented.has(key)) problems.push(`${r.name}: search type ${type} has no lookup of the documents a change touches`)
+    }
+  }
+  for (const key of implemented) if (!needed.has(key)) problems.push(`search lookup ${key} is implemented but no resource declares it`)
+  return problems
+}
+
+function checked(cat: Catalogue): Catalogue {
+  const problems = checkSearchSources(cat)
+  if (problems.length) throw new Error(`search sources do not match the catalogue:\n  ${problems.join('\n  ')}`)
+  return cat
+}
+
+// checked against the catalogue when this module loads
+const declaring = checked(catalogue)
+export const SEARCH_SOURCES: Readonly<Record<SearchType, readonly string[]>> = searchSourcesOf(declaring)
+export const PARENTS: Readonly<Record<string, ParentLink>> = parentsOf(declaring)
 
 export function createDocumentSource(db: Db): DocumentSource {
   const t = (table: string) => sql`${ident(db.database)}.${ident(table)}`
@@ -425,49 +512,21 @@ export function createDocumentSource(db: Db): DocumentSource {
     const rows = await db.withKeys<Row>(keys, kind, (k) => sql`SELECT DISTINCT id FROM ${t(searchTables(type).docs)} WHERE id IN (${candidates(k)})`)
     return uniq(rows.map((r) => num(r.id)))
   }
-  const docketsOfCourts = (k: Sql) => sql`SELECT id FROM ${t('dockets')} WHERE court_id IN ${k}`
-  const docketsOfJudges = (k: Sql) => sql`SELECT id FROM ${t('dockets')} WHERE assigned_to_id IN ${k} OR referred_to_id IN ${k}`
-
   /** For each (type, resource): the document ids a changed row of the resource touches. */
   async function affected(type: SearchType, resource: string, rows: readonly Row[], previous: readonly number[] = []): Promise<Ids> {
-    const ids = () => uniq(rows.map((r) => num(r.id)))
-    const keys = () => [...new Set(rows.map((r) => String(r.id)))]
     const parent = PARENTS[resource]
-    if (parent) {
-      if (!parent.types.includes(type)) return []
+    if (parent?.types.includes(type)) {
       const parents = uniq([...rows.flatMap(parent.of), ...previous])
       return type === 'rd' ? via('archive_documents', 'docket_id', parents) : parents
     }
-    switch (`${type}:${resource}`) {
-      case 'o:clusters': case 'o:citation-counts': return ids()
-      case 'o:dockets': return via('clusters', 'docket_id', ids())
-      case 'o:citation-texts': return via('opinions', 'id', ids(), 'cluster_id')
-      case 'o:people': return indexedAmong(type, ids(), (k) => sql`SELECT cluster_id FROM ${t('opinions')} WHERE author_id IN ${k} UNION ALL SELECT id FROM ${t('clusters')} WHERE arrayExists((x) -> x IN ${k}, panel_ids)`)
-      case 'o:courts': return indexedAmong(type, keys(), (k) => sql`SELECT id FROM ${t('clusters')} WHERE docket_id IN (${docketsOfCourts(k)})`)
-      case 'r:dockets': case 'd:dockets': return ids()
-      case 'r:people': case 'd:people': return indexedAmong(type, ids(), docketsOfJudges)
-      case 'r:courts': case 'd:courts': return indexedAmong(type, keys(), docketsOfCourts)
-      case 'rd:archive-documents': return ids()
-      case 'rd:docket-entries': return via('archive_documents', 'docket_entry_id', ids())
-      case 'rd:dockets': return via('archive_documents', 'docket_id', ids())
-      case 'rd:people': return indexedAmong(type, ids(), (k) => sql`SELECT id FROM ${t('archive_documents')} WHERE docket_id IN (${docketsOfJudges(k)})`)
-      case 'rd:courts': return indexedAmong(type, keys(), (k) => sql`SELECT id FROM ${t('archive_documents')} WHERE docket_id IN (${docketsOfCourts(k)})`)
-      case 'p:people': {
-        // a judge's own document, the one an alias belongs to, and the judges whose positions
-        // name this one as supervisor, predecessor or appointer (by the appointer's position)
-        const own = ids()
-        const aliasOf = uniq(rows.map((r) => num(r.is_alias_of_id)))
-        const theirPositions = await via('positions', 'person_id', own)
-        return union(Promise.resolve([...own, ...aliasOf]), via('positions', 'supervisor_id', own, 'person_id'), via('positions', 'predecessor_id', own, 'person_id'),
-          via('positions', 'appointer_id', theirPositions, 'person_id'))
-      }
-      case 'p:schools': return indexedAmong(type, ids(), (k) => sql`SELECT person_id FROM ${t('educations')} WHERE school_id IN ${k}`)
-      case 'p:courts': return indexedAmong(type, keys(), (k) => sql`SELECT person_id FROM ${t('positions')} WHERE court_id IN ${k}`)
-      case 'oa:audio': return ids()
-      case 'oa:dockets': return via('audio', 'docket_id', ids())
-      case 'oa:courts': return indexedAmong(type, keys(), (k) => sql`SELECT id FROM ${t('audio')} WHERE docket_id IN (${docketsOfCourts(k)})`)
-      default: return []
-    }
+    const touched = TOUCHED[`${type}:${resource}`]
+    if (!touched) return []
+    return touched({
+      t, via, union, rows,
+      ids: () => uniq(rows.map((r) => num(r.id))),
+      keys: () => [...new Set(rows.map((r) => String(r.id)))],
+      indexedAmong: (keys, candidates) => indexedAmong(type, keys, candidates),
+    })
   }
 
   return { affected, build: (type, ids) => builders[type](ids) }

@@ -5,48 +5,14 @@
  * the 400s of bad requests; an update and a delete reach the index.
  */
 import t from 'tap'
-import { testStack, waitFor } from '../helpers/stack.js'
-import { startProcessors, stopAll } from '../../bin/runtime.js'
-import { openPublisher } from '../../core/events/publisher.js'
-import { buildApp } from '../../api/app.js'
-import { entityTopic, groupId } from '../../schemas/events/index.js'
-import { SEARCH_INDEXER } from '../../streams/search/indexer.js'
-import { SEARCH_SOURCES } from '../../streams/search/documents.js'
-import type { Runtime } from '../../bin/runtime.js'
+import { waitFor } from '../helpers/stack.js'
+import { indexedAll, searchStack } from '../helpers/search-stack.js'
 
 const ts = '2024-01-01T00:00:00+00:00'
 const filler = 'The court considered the record and the briefs of the parties and affirmed the judgment below.'
 
-/**
- * Every change published so far is searchable: the indexer has committed every offset of its
- * topics, and it commits a batch only after its inserts and the reload of the live versions. The
- * waits on what one query shows do not cover everything: a cluster indexed before the table sink
- * had applied its docket is indexed again from the dockets' batch, which may come later.
- */
-async function indexedAll(rt: Runtime): Promise<boolean> {
-  const topics = [...new Set(Object.values(SEARCH_SOURCES).flat())].filter((r) => rt.catalogue.has(r)).map((r) => entityTopic(rt.cfg, r))
-  const admin = rt.kafka.admin()
-  await admin.connect()
-  try {
-    const committed = await admin.fetchOffsets({ groupId: groupId(rt.cfg, SEARCH_INDEXER), topics })
-    for (const topic of topics) {
-      const at = new Map((committed.find((c) => c.topic === topic)?.partitions ?? []).map((p) => [p.partition, BigInt(p.offset)]))
-      for (const { partition, high } of await admin.fetchTopicOffsets(topic)) {
-        if (BigInt(high) > 0n && (at.get(partition) ?? -1n) < BigInt(high)) return false
-      }
-    }
-    return true
-  } finally { await admin.disconnect() }
-}
-
 t.test('search', async (t) => {
-  const rt = await testStack(t)
-  const streams = await startProcessors(rt, ['table-sink', 'search-index'])
-  t.teardown(() => stopAll(rt, streams))
-  const app = await buildApp(rt)
-  t.teardown(() => app.close())
-  const pub = await openPublisher(rt)
-  t.teardown(() => pub.stop())
+  const { rt, app, pub, get } = await searchStack(t)
 
   await pub.upsert('courts', { id: 'scotus', full_name: 'Supreme Court of the United States', short_name: 'SCOTUS', citation_string: 'SCOTUS', jurisdiction: 'F', position: 1, date_modified: ts })
   await pub.upsert('courts', { id: 'ca1', full_name: 'Court of Appeals for the First Circuit', short_name: '1st Cir.', citation_string: '1st Cir.', jurisdiction: 'F', position: 2, date_modified: ts })
@@ -77,7 +43,6 @@ t.test('search', async (t) => {
   await pub.upsert('audio', { id: 9, docket_id: 1, case_name: 'Miranda v. Arizona', judges: 'Warren', duration: 3600, source: 'C', stt_transcript: 'Mr. Chief Justice, may it please the court.', slug: 'miranda', date_created: ts, date_modified: ts })
   await pub.flush()
 
-  const get = async (url: string) => { const r = await app.inject({ url, headers: { host: 'x.test' } }); return { status: r.statusCode, body: r.json() } }
   const ids = (body: { results: { cluster_id?: number; id?: number; docket_id?: number }[] }) => body.results.map((x) => x.cluster_id ?? x.id ?? x.docket_id)
   await waitFor(async () => (await get('/api/rest/v4/search/?type=o')).body.count === 26, 'every cluster indexed', 120_000, 300)
   // The citation came after its cluster: the cluster's document is indexed again with it.

@@ -5,11 +5,9 @@
  * meaning "the last 7 days" as the percolator's clock moves on.
  */
 import t from 'tap'
-import { testStack, waitFor } from '../helpers/stack.js'
-import { startProcessors, stopAll } from '../../bin/runtime.js'
-import { openPublisher } from '../../core/events/publisher.js'
+import { waitFor } from '../helpers/stack.js'
+import { searchStack } from '../helpers/search-stack.js'
 import { openWebhookQueue } from '../../core/events/webhook-queue.js'
-import { buildApp } from '../../api/app.js'
 import { manualClock } from '../../core/clock.js'
 import { analyzeDocument } from '../../domain/search/index.js'
 import { utcDay } from '../../domain/search/relative-date.js'
@@ -31,13 +29,7 @@ async function withinOneDay<T>(f: () => Promise<T>): Promise<T> {
 }
 
 t.test('relative dates', async (t) => {
-  const rt = await testStack(t)
-  const streams = await startProcessors(rt, ['table-sink', 'search-index'])
-  t.teardown(() => stopAll(rt, streams))
-  const app = await buildApp(rt)
-  t.teardown(() => app.close())
-  const pub = await openPublisher(rt)
-  t.teardown(() => pub.stop())
+  const { rt, pub, get } = await searchStack(t)
 
   await pub.upsert('courts', { id: 'scotus', full_name: 'Supreme Court of the United States', short_name: 'SCOTUS', citation_string: 'SCOTUS', jurisdiction: 'F', position: 1, date_modified: ts })
   // cluster id → filed that many days ago
@@ -50,7 +42,6 @@ t.test('relative dates', async (t) => {
   }
   await pub.flush()
 
-  const get = async (url: string) => { const r = await app.inject({ url, headers: { host: 'x.test' } }); return { status: r.statusCode, body: r.json() } }
   const ids = async (query: string) => {
     const r = await get(`/api/rest/v4/search/?${query}&order_by=dateFiled%20desc`)
     if (r.status !== 200) throw new Error(`${query}: ${r.status} ${JSON.stringify(r.body)}`)

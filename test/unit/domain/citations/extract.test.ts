@@ -187,7 +187,7 @@ t.test('results are in text order and do not overlap', async (t) => {
 })
 
 t.test('every regex template of the data compiles into the matcher', async (t) => {
-  const { getMatcher } = await import('../../../../domain/citations/data.js')
+  const { getMatcher } = await import('../../../../domain/citations/matcher.js')
   const m = getMatcher()
   t.same(m.skipped, [], 'no template skipped')
   t.ok(m.strings.size > 4000, `${m.strings.size} reporter/law/journal strings`)
