@@ -37,11 +37,18 @@ export async function waitForCatchUp(kafka: Kafka, clock: Clock, groups: { label
   try {
     for (;;) {
       let behind = false
-      for (const g of groups) {
-        const lag = await groupLag(admin, g.group, await g.topics())
-        rows.get(g.group)?.setTotal(Math.max(1, lag.total))
-        rows.get(g.group)?.update(lag.done)
-        if (lag.done < lag.total) behind = true
+      try {
+        for (const g of groups) {
+          const lag = await groupLag(admin, g.group, await g.topics())
+          rows.get(g.group)?.setTotal(Math.max(1, lag.total))
+          rows.get(g.group)?.update(lag.done)
+          if (lag.done < lag.total) behind = true
+        }
+      } catch (err) {
+        // A broker too busy to answer in time (the client's metadata lock timing out while the
+        // processors load it) is not a failed start: asked again next turn, until the deadline.
+        if (Date.now() > deadline) throw err
+        behind = true
       }
       if (!behind) return
       if (Date.now() > deadline) throw new Error('processors did not catch up in time; see the log for errors')

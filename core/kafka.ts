@@ -102,7 +102,28 @@ export function stoppableConsumer(kafka: Kafka, config: ConsumerConfig): Consume
   })
   const disconnect = consumer.disconnect.bind(consumer)
   consumer.disconnect = async () => { stopped = true; await disconnect() }
+  const connect = consumer.connect.bind(consumer)
+  consumer.connect = async () => { await groupCoordinatorReady(kafka, config.groupId); await connect() }
   return consumer
+}
+
+/**
+ * Resolves once the broker's coordinator of `groupId` answers for the group. On a cold broker the
+ * offsets topic is still loading for a while; a consumer that joined then crashed on "The
+ * coordinator is loading" and was restarted by KafkaJS. Asking first keeps the first join clean.
+ */
+export async function groupCoordinatorReady(kafka: Pick<Kafka, 'admin'>, groupId: string, opts: { retries?: number; minTimeoutMs?: number } = {}): Promise<void> {
+  const admin = kafka.admin()
+  await admin.connect()
+  try { await waitForGroupCoordinator(admin, groupId, opts) } finally { await admin.disconnect() }
+}
+
+/** Asks for the group until its coordinator answers; retriable answers (loading, not available, moved) are retried. */
+export async function waitForGroupCoordinator(admin: Pick<Admin, 'describeGroups'>, groupId: string, opts: { retries?: number; minTimeoutMs?: number } = {}): Promise<void> {
+  await pRetry(() => admin.describeGroups([groupId]), {
+    retries: opts.retries ?? 20, minTimeout: opts.minTimeoutMs ?? 200, factor: 1.5, maxTimeout: 3_000,
+    shouldRetry: ({ error }) => (error as Error & { retriable?: boolean }).retriable === true || RETRIABLE.test((error as Error).message),
+  })
 }
 
 /**

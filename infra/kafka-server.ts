@@ -74,6 +74,11 @@ num.network.threads=2
 num.io.threads=2
 message.max.bytes=16777216
 replica.fetch.max.bytes=16777216
+# One idle local node: the controller writes a no-op record to the metadata log every 500 ms by
+# default (to show it is alive to observers, of which a single node has none), and the log cleaner
+# looks over every compacted topic every 15 s.
+metadata.max.idle.interval.ms=10000
+log.cleaner.backoff.ms=60000
 `
 }
 

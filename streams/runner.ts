@@ -124,7 +124,9 @@ export async function startStream<E, Out>(def: StreamDef<E, Out>, deps: { kafka:
   const consumer = stoppableConsumer(deps.kafka, {
     groupId: def.groupId, sessionTimeout: 30_000, heartbeatInterval: 3_000, rebalanceTimeout: 60_000, ...def.timeouts,
     partitionAssigners: [CoPartitionedAssigner],
-    maxBytesPerPartition: def.fetchBytes ?? 16 * 1024 * 1024, maxBytes: 4 * (def.fetchBytes ?? 16 * 1024 * 1024), maxWaitTimeInMs: 250,
+    maxBytesPerPartition: def.fetchBytes ?? 16 * 1024 * 1024, maxBytes: 4 * (def.fetchBytes ?? 16 * 1024 * 1024),
+    // New events end a fetch at once; the wait only paces an idle consumer, whose every fetch names all its partitions.
+    maxWaitTimeInMs: 1_000,
   })
   await consumer.connect()
   await subscribeAll(consumer, def.topics, def.fromBeginning ?? true)

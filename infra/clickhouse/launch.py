@@ -123,10 +123,13 @@ def supervise(argv: list) -> int:
     while True:
         child = subprocess.Popen([sys.executable, os.path.abspath(__file__), '--engine', *argv])
         served = False
-        while child.poll() is None:
-            if not served and not stopping:
-                served = listens(child.pid, http_port)
-            time.sleep(0.2)
+        while not served and not stopping and child.poll() is None:
+            served = listens(child.pid, http_port)
+            if not served:
+                time.sleep(0.2)
+        # Serving: block until the engine ends (a signal's handler runs meanwhile and passes it
+        # on), rather than waking five times a second for the life of the server.
+        child.wait()
         if stopping:
             say(f'stopped (engine pid {child.pid} exit {child.returncode})')
             return 0

@@ -17,6 +17,9 @@ import { entityTopic, createDecoder, validateEntityEvent } from '../../schemas/e
 
 export type Row = Record<string, unknown>
 
+/** Longest time the broker holds a fetch that finds nothing new (also the longest a stop waits for one). */
+const FETCH_WAIT_MS = 1_000
+
 export interface EntityTable<K extends string | number = number> {
   start(): Promise<void>
   ready(): Promise<void>
@@ -63,7 +66,9 @@ export function createEntityTable<K extends string | number = number>(deps: { cf
       await admin.connect()
       try { targets = new Map((await retryRetriable(() => admin.fetchTopicOffsets(topic))).map((p) => [p.partition, BigInt(p.high)])) } finally { await admin.disconnect() }
       checkReady()
-      consumer = stoppableConsumer(deps.kafka, { groupId: `${deps.cfg.topicPrefix}table.${resource}.${randomUUID()}`, maxWaitTimeInMs: 50, sessionTimeout: 30_000, heartbeatInterval: 3_000 })
+      // The broker answers a fetch as soon as a row arrives, so a long wait adds no latency; a short
+      // one had each table of an idle process fetching twenty times a second.
+      consumer = stoppableConsumer(deps.kafka, { groupId: `${deps.cfg.topicPrefix}table.${resource}.${randomUUID()}`, maxWaitTimeInMs: FETCH_WAIT_MS, sessionTimeout: 30_000, heartbeatInterval: 3_000 })
       await consumer.connect()
       await subscribeAll(consumer, [topic])
       await consumer.run({

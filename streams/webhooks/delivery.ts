@@ -48,6 +48,13 @@ export const DELIVERY_PROCESSOR = 'webhook-delivery'
  */
 const CONCURRENCY = 32
 
+/**
+ * Longest time the broker holds a fetch that finds nothing new. A new message ends the wait at
+ * once; only a partition resumed after a held retry waits for the fetch in flight, so this stays
+ * short of the 1 s latency goal while an idle consumer fetches four times a second, not fifty.
+ */
+const FETCH_WAIT_MS = 250
+
 /** How long a re-enable waits for the table sink to write the endpoint's events before reading them. */
 const REENABLE_SINK_WAIT_MS = 10_000
 
@@ -236,18 +243,25 @@ export async function startWebhookDelivery(deps: DeliveryDeps) {
     log.info({ webhook: e.webhook_id, resent: again.length, expired: plan.expire.length }, 'webhook endpoint re-enabled')
   }
 
+  /** Runs `fn` when the clock reaches `time` (a scaled clock's timer, a manual clock's advance); returns its cancel. */
+  function at(time: number, fn: () => void): () => void {
+    const abort = new AbortController()
+    clock.until(time, abort.signal).then(fn, () => { /* cancelled */ })
+    return () => abort.abort()
+  }
+
   /**
    * Each attempt runs once per process, whichever asks first: the local reminder set when the retry
    * was scheduled (precise to the millisecond) or the retry topic's copy of it (durable). The copy
    * is committed only after the attempt, so a crash in between repeats it after a restart.
    */
   const attempts = new Map<string, Promise<void>>()
-  const reminders = new Map<string, NodeJS.Timeout>()
+  const reminders = new Map<string, () => void>()
   const attemptKey = (e: QueuedEvent) => `${e.event_id}:${e.retry_counter}:${e.kind}`
   function attemptOnce(e: QueuedEvent): Promise<void> {
     const k = attemptKey(e)
-    const reminder = reminders.get(k)
-    if (reminder) { clearTimeout(reminder); reminders.delete(k) }
+    const cancel = reminders.get(k)
+    if (cancel) { cancel(); reminders.delete(k) }
     let p = attempts.get(k)
     if (!p) { p = e.kind === 'reenable' ? reenable(e) : deliver(e); attempts.set(k, p) }
     return p
@@ -255,10 +269,10 @@ export async function startWebhookDelivery(deps: DeliveryDeps) {
   /** The local reminder of a scheduled retry (this instance owns the endpoint's partitions). */
   function remind(e: QueuedEvent): void {
     const k = attemptKey(e)
-    reminders.set(k, setTimeout(() => {
+    reminders.set(k, at(e.due_at, () => {
       reminders.delete(k)
       attemptOnce(e).then(() => deps.publisher.flush()).catch((err) => log.warn({ err: (err as Error).message }, 'a reminded attempt failed; its retry-topic copy will run it'))
-    }, Math.max(0, e.due_at - clock.now())))
+    }))
   }
 
   /** A fetched message and what it asks for (null: unreadable, skipped). */
@@ -268,7 +282,7 @@ export async function startWebhookDelivery(deps: DeliveryDeps) {
    * paused, nothing committed) and delivered by a timer the moment each falls due, then the
    * partition resumes after them. A rebalance drops what is held: the new owner reads it again.
    */
-  const waiting = new Map<string, { topic: string; partition: number; held: Held[]; resume: () => void; timer?: NodeJS.Timeout }>()
+  const waiting = new Map<string, { topic: string; partition: number; held: Held[]; resume: () => void; cancel?: () => void }>()
   let generation = 0
 
   const run = async (list: Held[]) => {
@@ -299,20 +313,20 @@ export async function startWebhookDelivery(deps: DeliveryDeps) {
       w.resume()
       return
     }
-    const at = w.held[0].e!.due_at
-    w.timer = setTimeout(() => { drain(key, gen).catch((err) => log.error({ err: (err as Error).message }, 'delivery failed; the partition is read again')) }, Math.max(0, at - clock.now()))
+    w.cancel = at(w.held[0].e!.due_at, () => drainLogged(key, gen))
   }
+  const drainLogged = (key: string, gen: number) => { drain(key, gen).catch((err) => log.error({ err: (err as Error).message }, 'delivery failed; the partition is read again')) }
 
   const consumer: Consumer = stoppableConsumer(deps.kafka, {
-    groupId: groupId(cfg, DELIVERY_PROCESSOR), partitionAssigners: [CoPartitionedAssigner], maxWaitTimeInMs: 20,
+    groupId: groupId(cfg, DELIVERY_PROCESSOR), partitionAssigners: [CoPartitionedAssigner], maxWaitTimeInMs: FETCH_WAIT_MS,
     sessionTimeout: 30_000, heartbeatInterval: 3_000, maxBytesPerPartition: 4 * 1024 * 1024,
   })
   consumer.on(consumer.events.GROUP_JOIN, () => {
     // Partitions may have moved: what this process held or was reminded of is left to their owner.
     generation++
-    for (const w of waiting.values()) clearTimeout(w.timer)
+    for (const w of waiting.values()) w.cancel?.()
     waiting.clear()
-    for (const r of reminders.values()) clearTimeout(r)
+    for (const cancel of reminders.values()) cancel()
     reminders.clear()
     attempts.clear()
   })
@@ -346,8 +360,7 @@ export async function startWebhookDelivery(deps: DeliveryDeps) {
         const key = `${batch.topic}/${batch.partition}`
         waiting.set(key, { topic: batch.topic, partition: batch.partition, held: held.slice(notDue), resume: pause() })
         const gen = generation
-        const at = held[notDue].e!.due_at
-        waiting.get(key)!.timer = setTimeout(() => { drain(key, gen).catch((err) => log.error({ err: (err as Error).message }, 'delivery failed; the partition is read again')) }, Math.max(0, at - clock.now()))
+        waiting.get(key)!.cancel = at(held[notDue].e!.due_at, () => drainLogged(key, gen))
       }
       await heartbeat()
     },
@@ -358,8 +371,8 @@ export async function startWebhookDelivery(deps: DeliveryDeps) {
     consumer,
     async stop() {
       generation++
-      for (const w of waiting.values()) clearTimeout(w.timer)
-      for (const r of reminders.values()) clearTimeout(r)
+      for (const w of waiting.values()) w.cancel?.()
+      for (const cancel of reminders.values()) cancel()
       await consumer.disconnect()
       await Promise.all([endpoints.stop(), users.stop(), eventOffsets.stop(), releaseWatermarks()])
       await agent.close()

@@ -1,0 +1,165 @@
+/**
+ * What a stack with nothing to do costs:
+ *   npx tsx bench/idle.ts [--seconds 60] [--per-role] [--data-dir /tmp/lds-idle]
+ *
+ * Starts the stack as `npm start` does (bin/start.ts in a child process: infrastructure up on its
+ * own ports and data folder, sample loaded on the first run, every role in one process), waits
+ * until it says it is ready and a settle time more, then samples the CPU time of the node process
+ * and of each infrastructure service (Kafka, registry, ClickHouse, with their children) from /proc
+ * over --seconds, and prints each as % of one core against the goals (node ≤ 1 %, all together
+ * ≤ 5 %), with resident memory and node's heap. With --per-role, each role then runs alone (`lds
+ * run --roles <role>`) against the same stack, and its memory after the same settle time is
+ * reported. Writes .data/bench/idle.json. /proc counts only each process's own CPU time, so the
+ * figures hold on a machine that is busy with other work.
+ */
+import path from 'node:path'
+import { mkdirSync, existsSync, symlinkSync, readFileSync, writeFileSync, rmSync } from 'node:fs'
+import { loadConfig, PROJECT_ROOT } from '../core/config.js'
+import { infraStatus, infraUp, infraDown } from '../infra/cli.js'
+import { PROCESSOR_ROLES } from '../bin/runtime.js'
+import { readdirSync } from 'node:fs'
+import { spawnChild, stopChildrenOnExit, waitUntil, memoryOf, treeCpuMsOf, sleep, type Child } from './lib/children.js'
+import { table } from './lib/stats.js'
+import { parseFlags } from '../test/kit/args.js'
+
+const flags = parseFlags('npx tsx bench/idle.ts', {
+  seconds: { type: 'number', default: 60, help: 'idle seconds sampled' },
+  settle: { type: 'number', default: 15, help: 'seconds after "ready" before sampling (startup work ending)' },
+  'per-role': { type: 'boolean', help: 'also run each role alone and report its memory' },
+  'data-dir': { type: 'string', default: '/tmp/lds-idle', help: "the stack's data folder (the project's installed jars are linked into it)" },
+  keep: { type: 'boolean', help: 'leave the data folder (a later run skips the sample load)' },
+})
+
+const GOAL_NODE_PCT = 1
+const GOAL_TOTAL_PCT = 5
+
+// Ports apart from the shared defaults and from test/fresh-clone.sh.
+const env: NodeJS.ProcessEnv = {
+  ...process.env,
+  PORT: '38000', LDS_KAFKA_PORT: '39092', LDS_KAFKA_CONTROLLER_PORT: '39093', LDS_REGISTRY_PORT: '38081',
+  LDS_CLICKHOUSE_HTTP_PORT: '38123', LDS_CLICKHOUSE_TCP_PORT: '39000', LDS_DATA_DIR: flags['data-dir'],
+  LOG_LEVEL: 'info',
+}
+for (const k of ['LDS_TOPIC_PREFIX', 'CLICKHOUSE_DATABASE', 'KAFKA_BROKERS', 'SCHEMA_REGISTRY_URL', 'CLICKHOUSE_URL', 'LDS_TEST']) delete env[k]
+const cfg = loadConfig(env)
+const logDir = path.join(PROJECT_ROOT, '.data', 'bench', 'idle')
+mkdirSync(logDir, { recursive: true })
+// The downloaded jars are the project's; a fresh data folder would fetch them again.
+mkdirSync(cfg.dataDir, { recursive: true })
+const lib = path.join(cfg.dataDir, 'lib')
+if (!existsSync(lib) && existsSync(path.join(PROJECT_ROOT, '.data', 'lib'))) symlinkSync(path.join(PROJECT_ROOT, '.data', 'lib'), lib)
+
+stopChildrenOnExit()
+
+/** node's own heap figures, written by the child on SIGUSR2 (a hook loaded with --import). */
+const HEAP_HOOK = `data:text/javascript,${encodeURIComponent(
+  "import { writeFileSync } from 'node:fs'; process.on('SIGUSR2', () => writeFileSync(process.env.LDS_BENCH_HEAP_FILE, JSON.stringify(process.memoryUsage())))",
+)}`
+
+function nodeChild(name: string, args: string[]): { child: Child; heapFile: string } {
+  const heapFile = path.join(logDir, `${name}.heap.json`)
+  rmSync(heapFile, { force: true })
+  const child = spawnChild({
+    name, cmd: process.execPath, cwd: PROJECT_ROOT, logFile: path.join(logDir, `${name}.log`),
+    args: ['--max-semi-space-size=64', '--import', 'tsx', '--import', HEAP_HOOK, ...args],
+    env: { ...env, LDS_BENCH_HEAP_FILE: heapFile },
+  })
+  return { child, heapFile }
+}
+
+async function heapOf(c: { child: Child; heapFile: string }): Promise<{ heapUsedMb: number; externalMb: number; arrayBuffersMb: number } | undefined> {
+  try { process.kill(c.child.pid, 'SIGUSR2') } catch { return undefined }
+  try {
+    const m = await waitUntil(async () => existsSync(c.heapFile) && JSON.parse(readFileSync(c.heapFile, 'utf8')) as NodeJS.MemoryUsage, { what: 'heap figures', timeoutMs: 5_000 })
+    return { heapUsedMb: m.heapUsed / 2 ** 20, externalMb: m.external / 2 ** 20, arrayBuffersMb: m.arrayBuffers / 2 ** 20 }
+  } catch { return undefined }
+}
+
+/** Resident memory of a process and every process under it (a launcher and the server it runs). */
+function treeRssMb(pid: number): number | undefined {
+  const own = memoryOf(pid)?.rssMb
+  if (own === undefined) return undefined
+  let sum = own
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      const kids = readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').trim()
+      for (const k of kids ? kids.split(' ') : []) sum += treeRssMb(Number(k)) ?? 0
+    }
+  } catch { /* ended meanwhile */ }
+  return sum
+}
+
+/** Whether `text` appears in what the child logged (its log file is appended to: earlier runs' lines come before its marker). */
+const logged = (c: Child, text: string) => async () => {
+  const log = readFileSync(c.logFile, 'utf8')
+  return log.slice(log.lastIndexOf('\n--- ')).includes(text)
+}
+const mb = (n: number | undefined) => (n === undefined ? '-' : `${Math.round(n)} MB`)
+const pct = (n: number) => `${n.toFixed(2)} %`
+
+// Up here rather than by bin/start.ts, so that it outlives the one-process run for --per-role.
+console.log(`infrastructure on its own ports under ${cfg.dataDir}`)
+const startedInfra = await infraUp(cfg, () => {})
+console.log(`starting the stack as npm start does (data ${cfg.dataDir}, API port ${cfg.port}); a first run loads the sample`)
+let start: ReturnType<typeof nodeChild> | undefined
+try {
+  start = nodeChild('start', ['bin/start.ts'])
+  await waitUntil(logged(start.child, 'API: http'), { what: 'the stack ready', timeoutMs: 30 * 60_000, intervalMs: 1_000, child: start.child })
+  console.log(`ready; settling ${flags.settle} s`)
+  await sleep(flags.settle * 1000)
+
+  const services = (await infraStatus(cfg, () => {})).filter((s) => s.running && s.pid)
+  const processes = [{ name: 'node (npm start)', pid: start.child.pid }, ...services.map((s) => ({ name: s.name, pid: s.pid! }))]
+  const before = processes.map((p) => treeCpuMsOf(p.pid) ?? 0)
+  const t0 = performance.now()
+  await sleep(flags.seconds * 1000)
+  const wallMs = performance.now() - t0
+  const rows = processes.map((p, i) => ({
+    name: p.name, pid: p.pid,
+    cpuPct: (100 * ((treeCpuMsOf(p.pid) ?? before[i]) - before[i])) / wallMs,
+    rssMb: treeRssMb(p.pid),
+  }))
+  const nodeHeap = await heapOf(start)
+  const nodePct = rows[0].cpuPct
+  const totalPct = rows.reduce((s, r) => s + r.cpuPct, 0)
+
+  console.log(`\nIdle over ${(wallMs / 1000).toFixed(0)} s (CPU time from /proc, % of one core)`)
+  console.log(table([['process', 'CPU', 'RSS'],
+    ...rows.map((r) => [r.name, pct(r.cpuPct), mb(r.rssMb)]),
+    ['all together', pct(totalPct), mb(rows.reduce((s, r) => s + (r.rssMb ?? 0), 0))],
+  ]))
+  console.log(`node: ${pct(nodePct)} (goal ≤ ${GOAL_NODE_PCT} %: ${nodePct <= GOAL_NODE_PCT ? 'met' : 'NOT met'}); all: ${pct(totalPct)} (goal ≤ ${GOAL_TOTAL_PCT} %: ${totalPct <= GOAL_TOTAL_PCT ? 'met' : 'NOT met'})`)
+  if (nodeHeap) console.log(`node (main thread): heap used ${mb(nodeHeap.heapUsedMb)}, external ${mb(nodeHeap.externalMb)} (of which array buffers ${mb(nodeHeap.arrayBuffersMb)})`)
+
+  // Each role alone against the same stack: the one-process figure split by what holds it.
+  const perRole: { role: string; rssMb?: number; heapUsedMb?: number; externalMb?: number; arrayBuffersMb?: number }[] = []
+  if (flags['per-role']) {
+    await start.child.stop({ signal: 'SIGINT', timeoutMs: 120_000 })
+    for (const role of ['api', ...PROCESSOR_ROLES]) {
+      const r = nodeChild(`role-${role}`, ['bin/lds-cli.ts', 'run', '--roles', role])
+      try {
+        await waitUntil(logged(r.child, '"msg":"running"'), { what: `${role} running`, timeoutMs: 120_000, intervalMs: 500, child: r.child })
+        await sleep(flags.settle * 1000)
+        const heap = await heapOf(r)
+        perRole.push({ role, rssMb: memoryOf(r.child.pid)?.rssMb, ...heap })
+      } catch (err) {
+        console.error(`${role}: ${(err as Error).message.split('\n')[0]}`)
+      } finally { await r.child.stop({ signal: 'SIGTERM', timeoutMs: 30_000 }) }
+    }
+    console.log('\nMemory per role, each alone in a process (after catching up and settling)')
+    console.log(table([['role', 'RSS', 'heap used', 'external', 'array buffers'], ...perRole.map((r) => [r.role, mb(r.rssMb), mb(r.heapUsedMb), mb(r.externalMb), mb(r.arrayBuffersMb)])]))
+  }
+
+  const out = path.join(PROJECT_ROOT, '.data', 'bench', 'idle.json')
+  writeFileSync(out, JSON.stringify({
+    at: new Date().toISOString(), seconds: wallMs / 1000,
+    goals: { nodePct: GOAL_NODE_PCT, totalPct: GOAL_TOTAL_PCT },
+    processes: rows.map(({ name, cpuPct, rssMb }) => ({ name, cpuPct, rssMb })), nodePct, totalPct, nodeHeap, perRole,
+  }, null, 2))
+  console.log(`written ${path.relative(PROJECT_ROOT, out)}`)
+} finally {
+  // Ctrl-C as a user gives it (roles stop, then what this run started), also when a step failed.
+  await start?.child.stop({ signal: 'SIGINT', timeoutMs: 120_000 })
+  if (startedInfra.length) await infraDown(cfg, () => {}, startedInfra) // an empty list would mean every service
+  if (!flags.keep) rmSync(cfg.dataDir, { recursive: true, force: true })
+}
