@@ -107,6 +107,12 @@ const ENTITY_COMPRESSION_THRESHOLD = 1024
  * reused buffer, whose length is the value's but whose memory is longer: bounds are explicit.
  */
 export function msgpackText(bytes: Buffer): string | undefined {
+  const at = msgpackStringSpan(bytes)
+  return at && bytes.toString('utf8', at.start, at.end)
+}
+
+/** Where a msgpack string's UTF-8 bytes lie in `bytes` (the whole value), or undefined if it is not one. */
+function msgpackStringSpan(bytes: Buffer): { start: number; end: number } | undefined {
   const type = bytes[0]
   let start: number, length: number
   if (type >= 0xa0 && type <= 0xbf) { start = 1; length = type & 0x1f }
@@ -114,7 +120,7 @@ export function msgpackText(bytes: Buffer): string | undefined {
   else if (type === 0xda) { start = 3; length = (bytes[1] << 8) | bytes[2] }
   else if (type === 0xdb) { start = 5; length = ((bytes[1] << 24) >>> 0) + ((bytes[2] << 16) | (bytes[3] << 8) | bytes[4]) }
   else return undefined
-  return start + length === bytes.length ? bytes.toString('utf8', start, start + length) : undefined
+  return start + length === bytes.length ? { start, end: start + length } : undefined
 }
 
 /**
@@ -122,14 +128,8 @@ export function msgpackText(bytes: Buffer): string | undefined {
  * they hold something else. A view of lmdb-js's reused buffer lasts until the next read.
  */
 export function msgpackTextBytes(bytes: Buffer): Buffer | undefined {
-  const type = bytes[0]
-  let start: number, length: number
-  if (type >= 0xa0 && type <= 0xbf) { start = 1; length = type & 0x1f }
-  else if (type === 0xd9) { start = 2; length = bytes[1] }
-  else if (type === 0xda) { start = 3; length = (bytes[1] << 8) | bytes[2] }
-  else if (type === 0xdb) { start = 5; length = ((bytes[1] << 24) >>> 0) + ((bytes[2] << 16) | (bytes[3] << 8) | bytes[4]) }
-  else return undefined
-  return start + length === bytes.length ? bytes.subarray(start, start + length) : undefined
+  const at = msgpackStringSpan(bytes)
+  return at && bytes.subarray(at.start, at.end)
 }
 
 /** How each resource's key is typed: integer keys are stored as numbers, so fk values find them. */
