@@ -68,6 +68,28 @@ ingest.command('bulk <inputs...>')
     } finally { await rt.close() }
   })
 
+ingest.command('mirror')
+  .description('Follow another v4 API (the reference with your token, or another instance of this service) and publish its objects as upserts, resource by resource in dependency order, each list in date_modified order from the last change already mirrored (lists that cannot be ordered so are read whole, in id order). Checkpointed in Kafka: a killed mirror resumes where it was. Keeps to the request budget, waits out 429s (Retry-After), backs off on 5xx.')
+  .requiredOption('--from <base-url>', 'the source API root, e.g. https://host/api/rest/v4/')
+  .option('--token <token>', 'API token at the source (default: LDS_MIRROR_TOKEN)')
+  .option('--resources <list>', 'comma-separated resources (default: every public list; opinions-cited only when named, the citation network derives it)')
+  .option('--since <date>', 'only changes from this date_modified on (ISO 8601), for lists with no checkpoint yet')
+  .option('--budget <requests>', 'requests per hour at most, the source\'s advertised rate (0: no limit, for a local source)', int, 5000)
+  .option('--follow', 'keep polling for changes after the first pass')
+  .option('--every <minutes>', 'minutes between two polls with --follow', (v) => { const n = Number(v); if (!(n > 0)) throw new InvalidArgumentError('expected a positive number of minutes'); return n }, 5)
+  .option('--backoff <seconds>', 'first wait after a 5xx or a failed connection, doubled per retry (8 retries)', (v) => { const n = Number(v); if (!(n >= 0)) throw new InvalidArgumentError('expected seconds'); return n }, 1)
+  .option('--restart', 'forget this source\'s checkpoints and read everything again')
+  .action(async (o: { from: string; token?: string; resources?: string; since?: string; budget: number; follow?: boolean; every: number; backoff: number; restart?: boolean }) => {
+    const rt = createRuntime()
+    try {
+      await prepare(rt)
+      const { ingestMirror } = await import('./commands/ingest-mirror.js')
+      const report = await ingestMirror(rt, o)
+      console.log(JSON.stringify(report, null, 2))
+      if (report.refused) process.exitCode = 2
+    } finally { await rt.close() }
+  })
+
 const exporter = program.command('export').description('Write the current state of the tables out as files.')
 exporter.command('bulk <dir>')
   .description('Write the reference\'s 33 bulk tables into <dir>: reference-csv (<file>-<date>.csv.bz2 in the reference\'s current format, loadable with its own \\COPY, plus schema.sql), parquet (<file>.parquet) or jsonl (<resource>.jsonl, what `publish` reads back); and manifest.json (rows, bytes, sha256 per file).')
