@@ -114,11 +114,14 @@ try {
   const latencies: number[] = []
   let stopLatency = false
   const CHANGES = 200
-  const followers = Array.from({ length: 10 }, () => follow(base, token, '0', (c) => {
+  const backlog = new Array<number>(10).fill(0)
+  const followers = backlog.map((_, i) => follow(base, token, '0', (c) => {
+    backlog[i]++
     const at = sentAt.get(c.key)
     if (at !== undefined && c.entity && String(c.entity.case_name).startsWith('Changed')) latencies.push(performance.now() - at)
   }, () => stopLatency))
-  await new Promise((r) => setTimeout(r, 3000)) // the followers join and read the backlog
+  // Timed from when every follower has read the backlog: a change then waits for nothing but itself.
+  await waitFor(() => backlog.every((n) => n >= flags.events), 'the followers caught up', 300_000, 100)
   for (let i = 1; i <= CHANGES; i++) {
     const key = String(i)
     await pub.write('dockets', { upsert: { id: i, court_id: 'nysd', case_name: `Changed ${i}`, docket_number: `1:26-cv-${i}`, source: 0, date_created: ts, date_modified: ts } })
