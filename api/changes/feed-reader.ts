@@ -45,7 +45,7 @@ export async function readChanges(deps: FeedReaderDeps, resources: readonly stri
   await consumer.run({
     autoCommit: false,
     eachBatchAutoResolve: false,
-    eachBatch: async ({ batch, isRunning, isStale, heartbeat }) => {
+    eachBatch: async ({ batch, isRunning, isStale, heartbeat, resolveOffset }) => {
       const resource = resourceOf.get(batch.topic)!
       const partition = String(batch.partition)
       let pending: Change[] = []
@@ -64,7 +64,7 @@ export async function readChanges(deps: FeedReaderDeps, resources: readonly stri
       const next = BigInt(cursor[resource]?.[partition] ?? '0')
       for (const m of batch.messages) {
         if (!open || !isRunning() || isStale()) return
-        if (BigInt(m.offset) < next) continue // before the cursor (a seek not yet applied)
+        if (BigInt(m.offset) < next) { resolveOffset(m.offset); continue } // before the cursor (a seek not yet applied)
         try {
           const e = validateEntityEvent(await decode(m.value))
           pending.push({ resource, op: e.op, key: e.key, version: e.version, entity: e.entity })
@@ -73,6 +73,8 @@ export async function readChanges(deps: FeedReaderDeps, resources: readonly stri
           deps.log.warn({ err, topic: batch.topic, partition: batch.partition, offset: m.offset }, 'change feed: undecodable event skipped')
         }
         last = m.offset
+        // Nothing is committed, but the fetch position only moves past resolved offsets.
+        resolveOffset(m.offset)
         if (pending.length >= max) await flush()
       }
       await flush()
