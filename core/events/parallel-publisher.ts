@@ -15,8 +15,7 @@ import { availableParallelism } from 'node:os'
 import { createRequire } from 'node:module'
 import { Worker } from 'node:worker_threads'
 import type { AvroEncoder } from '../../schemas/events/wire.js'
-import { InvalidRecord } from '../../schemas/events/entity-codec.js'
-import { createVersioner, prepareEntityTopics, isInvalidRecord, type BatchPublisher, type EntityTopic, type PublisherDeps, type PublisherStats } from './publisher.js'
+import { createVersioner, prepareEntityTopics, topicFor, isInvalidRecord, type BatchPublisher, type EntityTopic, type PublisherDeps, type PublisherStats } from './publisher.js'
 
 /** Kafka's key hash as kafkajs's default partitioner computes it (a Java client's murmur2). */
 const murmur2 = createRequire(import.meta.url)('kafkajs/src/producer/partitioners/default/murmur2.js') as (key: Buffer) => number
@@ -184,11 +183,7 @@ export function createParallelPublisher(deps: PublisherDeps & {
     if (b.count >= batchSize || b.bytes >= batchBytes) await post(lane, t.name, b)
   }
 
-  function topicOf(resource: string) {
-    const t = topics.get(resource)
-    if (!t) throw new InvalidRecord(`unknown resource ${resource}`)
-    return t
-  }
+  const topicOf = (resource: string) => topicFor(topics, resource)
 
   return {
     stats,

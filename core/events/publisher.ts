@@ -53,6 +53,13 @@ interface Topic extends EntityTopic { buffer: Message[]; bytes: number }
 export type BatchPublisher = Pick<Publisher, 'start' | 'upsert' | 'delete' | 'flush' | 'stop' | 'stats'>
 
 /** Creates the entity topics that are missing, registers their schemas, and returns each resource's topic. */
+/** The prepared topic of a resource; an unknown resource is the record's fault (InvalidRecord). */
+export function topicFor<T>(topics: ReadonlyMap<string, T>, resource: string): T {
+  const t = topics.get(resource)
+  if (!t) throw new InvalidRecord(`unknown resource ${resource}`)
+  return t
+}
+
 export async function prepareEntityTopics(deps: Pick<PublisherDeps, 'cfg' | 'kafka' | 'registry' | 'catalogue'>): Promise<Map<string, EntityTopic>> {
   const { cfg, kafka, registry, catalogue: cat } = deps
   await ensureEntityTopics(cfg, kafka, cat)
@@ -116,11 +123,7 @@ export function createPublisher(deps: {
     if (t.buffer.length >= batchSize || t.bytes >= batchBytes) await send(t)
   }
 
-  function topicOf(resource: string): Topic {
-    const t = topics.get(resource)
-    if (!t) throw new InvalidRecord(`unknown resource ${resource}`)
-    return t
-  }
+  const topicOf = (resource: string): Topic => topicFor(topics, resource)
 
   return {
     stats,
