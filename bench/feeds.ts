@@ -18,6 +18,8 @@ import { randomBytes } from 'node:crypto'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { Kafka, logLevel } from 'kafkajs'
 import { SchemaRegistry } from '@kafkajs/confluent-schema-registry'
+// the outside consumer reads LZ4 batches as any kafkajs consumer must: with the codec registered
+import '../core/kafka-compression.js'
 import { createParser } from 'eventsource-parser'
 import { loadConfig, PROJECT_ROOT } from '../core/config.js'
 import { createLogger } from '../core/logger.js'

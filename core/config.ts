@@ -10,6 +10,8 @@ export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.
 
 export interface Config {
   readonly kafkaBrokers: readonly string[]
+  /** The codec entity events are published with (LDS_KAFKA_COMPRESSION: lz4, the default, or none). */
+  readonly kafkaCompression: 'lz4' | 'none'
   readonly schemaRegistryUrl: string
   readonly clickhouseUrl: string
   readonly clickhouseDatabase: string
@@ -72,6 +74,13 @@ function int(env: Record<string, string | undefined>, name: string, dflt: number
   return n
 }
 
+function oneOf<T extends string>(env: Record<string, string | undefined>, name: string, allowed: readonly T[], dflt: T): T {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return dflt
+  if (!(allowed as readonly string[]).includes(raw)) throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got ${JSON.stringify(raw)}`)
+  return raw as T
+}
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const ports = {
     kafka: int(env, 'LDS_KAFKA_PORT', 9092),
@@ -98,6 +107,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir: path.resolve(PROJECT_ROOT, env.LDS_DATA_DIR || '.data'),
     logLevel: env.LOG_LEVEL || (env.LDS_TEST ? 'warn' : 'info'),
     topicPrefix: env.LDS_TOPIC_PREFIX || 'lds.',
+    kafkaCompression: oneOf(env, 'LDS_KAFKA_COMPRESSION', ['lz4', 'none'] as const, 'lz4'),
     citationRate: env.LDS_CITATION_RATE || '60/min',
     citationMaxPerRequest: int(env, 'LDS_CITATION_MAX_PER_REQUEST', 250),
     citationMaxTextLength: int(env, 'LDS_CITATION_MAX_TEXT', 64_000),

@@ -1,5 +1,6 @@
 import { Kafka, logLevel, Partitioners, type Producer, type Admin, type Consumer, type ConsumerConfig, type EachBatchPayload, type ITopicConfig, type ProducerConfig } from 'kafkajs'
 import pRetry from 'p-retry'
+import './kafka-compression.js'
 import type { Config } from './config.js'
 import type { Logger } from './logger.js'
 

@@ -41,6 +41,7 @@ const FEED_DESCRIPTION = [
   '* **Key**: the entity id as UTF-8 text. Every event of one key lands in one partition (the default partitioner), so a consumer sees one entity\'s changes in the order they were made.',
   '* **Value**: the schema registry wire format (magic byte 0, a 4-byte schema id, the Avro body). The registry subject of a topic is `<topic>-value` (topic name strategy).',
   '* **Envelope**: `op` (`upsert` or `delete`), `version` (grows for a key; the highest version wins, so an event seen twice is harmless), `key`, and `entity` (the whole entity for an upsert, null for a delete).',
+  '* **Compression**: record batches are LZ4-compressed. librdkafka-based clients and the Java client read them as they are; KafkaJS needs an LZ4 codec registered (examples/node/follow-dockets.mjs shows one).',
   '* **Deletes** are events with `op: delete`, not Kafka tombstones: compaction keeps them as the key\'s last state, so a consumer reading from the beginning learns of deletions too.',
   '* **Delivery** is at least once. Read from the earliest offset to get the complete current state (compaction keeps the last event per key; events younger than a minute are never compacted), then follow. Commit offsets in your own consumer group to resume where you stopped.',
 ].join('\n')

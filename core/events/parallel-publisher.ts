@@ -14,6 +14,7 @@
 import { availableParallelism } from 'node:os'
 import { createRequire } from 'node:module'
 import { Worker } from 'node:worker_threads'
+import type { Config } from '../config.js'
 import type { AvroEncoder } from '../../schemas/events/wire.js'
 import { createVersioner, prepareEntityTopics, topicFor, isInvalidRecord, type BatchPublisher, type EntityTopic, type PublisherDeps, type PublisherStats } from './publisher.js'
 
@@ -21,7 +22,7 @@ import { createVersioner, prepareEntityTopics, topicFor, isInvalidRecord, type B
 const murmur2 = createRequire(import.meta.url)('kafkajs/src/producer/partitioners/default/murmur2.js') as (key: Buffer) => number
 
 /** What a worker is started with. */
-export interface WorkerSetup { index: number; brokers: string[]; logLevel: string }
+export interface WorkerSetup { index: number; brokers: string[]; logLevel: string; compression: Config['kafkaCompression'] }
 /** One batch for one topic: keys and values back to back in `data`; `ends` holds each message's key end and value end. */
 export interface PublishBatch { id: number; topic: string; data: Uint8Array; ends: Uint32Array; partitions: Uint16Array }
 export type WorkerAnswer = { id: number; error?: string }
@@ -116,7 +117,7 @@ export function createParallelPublisher(deps: PublisherDeps & {
     const entry = new URL('./publish-worker.ts', import.meta.url).href
     // The worker's entry is TypeScript: tsx is registered in it first (a worker does not inherit the loader).
     const source = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}) })`
-    const setup: WorkerSetup = { index, brokers: [...cfg.kafkaBrokers], logLevel: cfg.logLevel }
+    const setup: WorkerSetup = { index, brokers: [...cfg.kafkaBrokers], logLevel: cfg.logLevel, compression: cfg.kafkaCompression }
     const worker = new Worker(source, { eval: true, workerData: setup })
     const lane: Lane = { worker, batches: new Map(), queued: [], exited: new Promise((resolve) => worker.once('exit', () => resolve())) }
     return new Promise((resolve, reject) => {

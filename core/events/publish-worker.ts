@@ -10,6 +10,7 @@ import type { Message } from 'kafkajs'
 import { createKafka, idempotentProducer, sendUntilDelivered } from '../kafka.js'
 import { createLogger } from '../logger.js'
 import type { PublishBatch, WorkerAnswer, WorkerSetup } from './parallel-publisher.js'
+import { compressionOf } from '../kafka-compression.js'
 
 const setup = workerData as WorkerSetup
 const log = createLogger({ logLevel: setup.logLevel }).child({ component: 'publish-worker', worker: setup.index })
@@ -18,6 +19,7 @@ const producer = idempotentProducer(createKafka({ kafkaBrokers: setup.brokers },
   createPartitioner: () => ({ message }) => message.partition!,
 })
 const port = parentPort!
+const compression = compressionOf(setup.compression)
 
 /** The messages of a batch: views of its one transferred buffer, no copies. */
 function messagesOf(b: PublishBatch): Message[] {
@@ -43,7 +45,7 @@ port.on('message', (m: PublishBatch | { stop: true }) => {
   queue = queue.then(async () => {
     let answer: WorkerAnswer
     try {
-      await sendUntilDelivered(() => producer.send({ topic: m.topic, messages: messagesOf(m), acks: -1 }), log, `publish to ${m.topic}`)
+      await sendUntilDelivered(() => producer.send({ topic: m.topic, messages: messagesOf(m), acks: -1, compression }), log, `publish to ${m.topic}`)
       answer = { id: m.id }
     } catch (err) {
       answer = { id: m.id, error: (err as Error).message }

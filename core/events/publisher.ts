@@ -17,6 +17,7 @@ import { toAvro } from '../../schemas/avro.js'
 import { registerEntitySchemas } from '../schema-registration.js'
 import { entityTopic, createVersioner, wireEncode, createWireWriter } from '../../schemas/events/index.js'
 import { createEntityCodec, InvalidRecord, type EntityCodec } from '../../schemas/events/entity-codec.js'
+import { compressionOf } from '../kafka-compression.js'
 
 export { createVersioner }
 
@@ -86,6 +87,7 @@ export function createPublisher(deps: {
   version?: () => number
 }): Publisher {
   const { kafka, log } = deps
+  const compression = compressionOf(deps.cfg.kafkaCompression)
   const batchSize = deps.batchSize ?? BATCH_SIZE
   const batchBytes = deps.batchBytes ?? 4 * 1024 * 1024
   const version = deps.version ?? createVersioner()
@@ -109,7 +111,7 @@ export function createPublisher(deps: {
     if (t.buffer.length === 0) return
     const messages = t.buffer
     t.buffer = []; t.bytes = 0
-    inFlight = sendUntilDelivered(() => producer!.send({ topic: t.name, messages, acks: -1 }), log, `publish to ${t.name}`)
+    inFlight = sendUntilDelivered(() => producer!.send({ topic: t.name, messages, acks: -1, compression }), log, `publish to ${t.name}`)
       .then(() => { stats.published += messages.length })
     // Awaited by the next send or flush (which throw its failure); not an unhandled rejection meanwhile.
     inFlight.catch(() => {})
@@ -160,7 +162,7 @@ export function createPublisher(deps: {
         key = String(change.delete)
         value = wireEncode(t.schemaId, t.type.toBuffer({ op: 'delete', version: v, key, entity: null }))
       }
-      const [meta] = await producer!.send({ topic: t.name, messages: [{ key, value }], acks: -1 })
+      const [meta] = await producer!.send({ topic: t.name, messages: [{ key, value }], acks: -1, compression })
       stats.published++
       return { topic: t.name, partition: meta.partition, offset: String(meta.baseOffset ?? meta.offset), key, version: v }
     },

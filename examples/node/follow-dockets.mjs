@@ -14,8 +14,17 @@
  * default: follow forever).
  */
 import { readFileSync, renameSync, writeFileSync } from 'node:fs'
-import { Kafka, logLevel } from 'kafkajs'
+import kafkajs from 'kafkajs'
 import { SchemaRegistry } from '@kafkajs/confluent-schema-registry'
+import { compressFrame, decompressFrame } from 'lz4-napi'
+
+const { Kafka, logLevel, CompressionCodecs, CompressionTypes } = kafkajs
+// The entity topics are LZ4-compressed; kafkajs reads LZ4 once a codec is registered
+// (librdkafka-based clients, such as the Python example's, read it as they are).
+CompressionCodecs[CompressionTypes.LZ4] = () => ({
+  compress: async (encoder) => compressFrame(encoder.buffer),
+  decompress: async (buffer) => decompressFrame(buffer),
+})
 
 const env = process.env
 const brokers = (env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(',')
