@@ -79,7 +79,8 @@ ingest.command('mirror')
   .option('--every <minutes>', 'minutes between two polls with --follow', (v) => { const n = Number(v); if (!(n > 0)) throw new InvalidArgumentError('expected a positive number of minutes'); return n }, 5)
   .option('--backoff <seconds>', 'first wait after a 5xx or a failed connection, doubled per retry (8 retries)', (v) => { const n = Number(v); if (!(n >= 0)) throw new InvalidArgumentError('expected seconds'); return n }, 1)
   .option('--restart', 'forget this source\'s checkpoints and read everything again')
-  .action(async (o: { from: string; token?: string; resources?: string; since?: string; budget: number; follow?: boolean; every: number; backoff: number; restart?: boolean }) => {
+  .option('--parallel <n>', 'date_modified ranges of a list read at once, each by its own cursor (default: 4 with --budget 0, else 1)', (v) => { const n = Number(v); if (!(Number.isInteger(n) && n >= 1 && n <= 64)) throw new InvalidArgumentError('expected a whole number from 1 to 64'); return n })
+  .action(async (o: { from: string; token?: string; resources?: string; since?: string; budget: number; follow?: boolean; every: number; backoff: number; restart?: boolean; parallel?: number }) => {
     const rt = createRuntime()
     try {
       await prepare(rt)

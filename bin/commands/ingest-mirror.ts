@@ -19,6 +19,8 @@ export interface IngestMirrorOptions {
   progress?: boolean
   /** Seconds of the first wait after a 5xx, doubled per retry. */
   backoff?: number
+  /** Date_modified ranges of a list read at once. */
+  parallel?: number
 }
 
 /** `--since` as ISO 8601 (a date means its midnight UTC), refused when it is no date. */
@@ -42,6 +44,7 @@ export async function ingestMirror(rt: PublisherDeps, o: IngestMirrorOptions): P
       since: parseSince(o.since), budgetPerHour, followEveryMs: o.follow ? o.every * 60_000 : undefined, restart: o.restart,
       progress, signal: stop.signal,
       minBackoffMs: o.backoff === undefined ? undefined : o.backoff * 1000,
+      parallelRanges: o.parallel,
     })
   } finally {
     progress?.stop()

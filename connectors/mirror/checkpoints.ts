@@ -11,15 +11,26 @@ import type { Kafka, Producer } from 'kafkajs'
 import type { Config } from '../../core/config.js'
 import { compactedTopic, ensureTopics, idempotentProducer, stoppableConsumer, subscribeAll } from '../../core/kafka.js'
 
-export interface Checkpoint {
+/** Where the walk of a list, or of one date_modified range of it, stands. */
+export interface RangeCheckpoint {
   /** The source's link to the next page to read; null once the list was read to its end. */
   next: string | null
   /** The latest date_modified published (modified modes): the next poll asks for changes from it on. */
   modifiedSince: string | null
   /** Ids published with exactly `modifiedSince`, so that the next poll does not publish them again. */
   idsAtModified: (string | number)[]
-  /** Records published for this resource so far, over all runs. */
+  /** Records published so far (for a whole list: over all runs). */
   records: number
+}
+
+export interface Checkpoint extends RangeCheckpoint {
+  /**
+   * A pass that reads date_modified ranges at once (mirror.ts), while it is not complete: each
+   * range's end (none for the last) and where it stands. Absent between passes.
+   */
+  ranges?: (RangeCheckpoint & { before: string | null; done: boolean })[]
+  /** With `ranges`: the newest date_modified when the pass began; objects changed after it may be met twice. */
+  newestAtStart?: string
 }
 
 export interface CheckpointStore {

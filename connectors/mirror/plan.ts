@@ -26,6 +26,8 @@ export interface MirrorStep {
   mode: WalkMode
   /** Only for id-pass: `id`, or the default `-id` where the list allows no ordering. */
   idOrder?: 'id' | '-id'
+  /** Modified modes: the list takes `date_modified__lt` and `-date_modified`, so it can be read in ranges at once. */
+  rangeable?: boolean
   nested: NestedPart[]
 }
 
@@ -106,10 +108,10 @@ function nestedParts(cat: Catalogue, owners: ReturnType<typeof nestedOwners>, pa
   return parts
 }
 
-export function walkModeOf(r: ResourceDef): { mode: WalkMode; idOrder?: 'id' | '-id' } {
-  const canFilterModified = r.filters.date_modified?.lookups?.includes('gte') ?? false
-  if (r.orderings.includes('date_modified') && canFilterModified) {
-    return { mode: r.cursorOrderings.includes('date_modified') ? 'modified-cursor' : 'modified-pages' }
+export function walkModeOf(r: ResourceDef): { mode: WalkMode; idOrder?: 'id' | '-id'; rangeable?: boolean } {
+  const lookups = r.filters.date_modified?.lookups ?? []
+  if (r.orderings.includes('date_modified') && lookups.includes('gte')) {
+    return { mode: r.cursorOrderings.includes('date_modified') ? 'modified-cursor' : 'modified-pages', rangeable: lookups.includes('lt') }
   }
   return { mode: 'id-pass', idOrder: r.orderings.includes('id') ? 'id' : '-id' }
 }

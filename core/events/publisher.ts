@@ -95,26 +95,30 @@ export function createPublisher(deps: {
   const topics = new Map<string, Topic>()
   let producer: Producer | undefined
   const wire = createWireWriter()
-  /** The batch being sent, if any: the next one starts once it is acknowledged. */
-  let inFlight: Promise<void> | undefined
+  /**
+   * Batches being sent. One at a time when one caller publishes; callers that publish at once (the
+   * mirror's ranges) may each have one in flight, and a flush waits for all of them.
+   */
+  const inFlight = new Set<Promise<void>>()
+  /** The failure of a batch, thrown once, by the next send or flush of any caller. */
+  let failure: Error | undefined
 
-  /** Waits for the batch in flight; its failure is thrown here, once. */
+  /** Waits until no batch is in flight; a batch's failure is thrown here, once. */
   async function settle() {
-    const sending = inFlight
-    inFlight = undefined
-    if (sending) await sending
+    while (inFlight.size) await Promise.all(inFlight)
+    if (failure) { const err = failure; failure = undefined; throw err }
   }
 
-  /** Starts sending the topic's buffer once the batch in flight is acknowledged; resolves when it started. */
+  /** Starts sending the topic's buffer once the batches in flight are acknowledged; resolves when it started. */
   async function send(t: Topic) {
     await settle()
     if (t.buffer.length === 0) return
     const messages = t.buffer
     t.buffer = []; t.bytes = 0
-    inFlight = sendUntilDelivered(() => producer!.send({ topic: t.name, messages, acks: -1, compression }), log, `publish to ${t.name}`)
-      .then(() => { stats.published += messages.length })
-    // Awaited by the next send or flush (which throw its failure); not an unhandled rejection meanwhile.
-    inFlight.catch(() => {})
+    const sending: Promise<void> = sendUntilDelivered(() => producer!.send({ topic: t.name, messages, acks: -1, compression }), log, `publish to ${t.name}`)
+      .then(() => { stats.published += messages.length }, (err: Error) => { failure ??= err })
+      .finally(() => inFlight.delete(sending))
+    inFlight.add(sending)
   }
 
   async function enqueue(resource: string, key: Buffer, value: Buffer) {

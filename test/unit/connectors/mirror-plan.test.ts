@@ -26,8 +26,8 @@ t.test('a cycle does not stop the order: the catalogue order breaks it', async (
 })
 
 t.test('each list is walked by date_modified where it can be, else in a full pass by id', async (t) => {
-  t.same(walkModeOf(catalogue.get('dockets')), { mode: 'modified-cursor' })
-  t.same(walkModeOf(catalogue.get('courts')), { mode: 'modified-pages' }, 'courts page by number')
+  t.same(walkModeOf(catalogue.get('dockets')), { mode: 'modified-cursor', rangeable: true }, 'dockets by cursor, in date_modified ranges at once')
+  t.same(walkModeOf(catalogue.get('courts')), { mode: 'modified-pages', rangeable: true }, 'courts page by number')
   t.same(walkModeOf(catalogue.get('opinions-cited')), { mode: 'id-pass', idOrder: '-id' }, 'no ordering allowed: the default -id')
 })
 
