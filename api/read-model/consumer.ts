@@ -20,6 +20,7 @@ import { openReadStore, type ReadStore, type AppliedEvent } from './store.js'
 import { refColumnsOf, keyKindsOf } from './refs.js'
 import { listIndexesOf } from './list-index.js'
 import { renderedResourcesOf, type DetailRenderer } from './rendered-details.js'
+import pMap from 'p-map'
 
 export interface ReadModel {
   readonly store: ReadStore
@@ -86,10 +87,11 @@ export function createReadModel(deps: ReadModelDeps, opts: { path?: string } = {
       const admin = deps.kafka.admin()
       await admin.connect()
       try {
-        const ends = await Promise.all(cat.stored.map(async (r) => {
+        // A few topics at a time: a hundred requests at once timed out on a loaded cluster.
+        const ends = await pMap(cat.stored, async (r) => {
           const topic = entityTopic(cfg, r)
           return (await retryRetriable(() => admin.fetchTopicOffsets(topic))).map((p) => ({ topic, partition: p.partition, offset: BigInt(p.high) }))
-        }))
+        }, { concurrency: 8 })
         targets = ends.flat()
       } finally { await admin.disconnect() }
       consumer = stoppableConsumer(deps.kafka, {

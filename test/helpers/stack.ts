@@ -48,6 +48,6 @@ export async function testUser(rt: Runtime, name = 'tester', opts: { write?: boo
   const { createUser, userVisible } = await import('../../bin/users.js')
   const { id, token, written } = await createUser(rt, name, opts)
   await waitFor(() => userVisible(rt, id), `user ${name} in ClickHouse`, 20_000)
-  if (opts.app?.readModel && !(await opts.app.readModel.waitUntilApplied(written.topic, written.partition, written.offset, 20_000))) throw new Error(`user ${name} not in the read model`)
+  if (opts.app?.readModel && !(await opts.app.readModel.waitUntilApplied(written.topic, written.partition, written.offset, 60_000))) throw new Error(`user ${name} not in the read model`)
   return token
 }
