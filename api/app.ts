@@ -24,6 +24,8 @@ import { registerCitationLookup } from './routes/citation-lookup.js'
 import { registerHealth } from './routes/health.js'
 import { registerApiUsage } from './routes/api-usage.js'
 import { registerSearch } from './routes/search.js'
+import { registerAudioFiles } from './routes/audio-files.js'
+import { registerPodcasts } from './routes/podcasts.js'
 import { createSearchEngine } from './search/engine.js'
 import { alertQueries } from './search/alert-queries.js'
 import { registerOpenApi } from './routes/openapi.js'
@@ -177,5 +179,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   })
   registerApiUsage(app, { usage, clock })
   registerSearch(app, { db: deps.db, engine: searchEngine })
+  await registerAudioFiles(app, { db: deps.db, storageDir: deps.cfg.audio.storageDir })
+  registerPodcasts(app, { db: deps.db, storageDir: deps.cfg.audio.storageDir, publicBaseUrl: deps.cfg.publicBaseUrl })
   return app
 }

@@ -11,6 +11,7 @@ import { sql, ident } from '../core/sql.js'
 import { infraUp, infraDown } from '../infra/cli.js'
 import { createRuntime, prepare, startProcessors, stopAll, apiDeps, type Stoppable } from './runtime.js'
 import { ingestSample, sampleAlreadyLoaded } from './commands/ingest-sample.js'
+import { makeSampleOriginals } from '../connectors/sample/originals.js'
 import { groupId, entityTopic, PROCESSORS, commandTopic, RELINK, RECOUNT } from '../schemas/events/index.js'
 import { buildApp } from '../api/app.js'
 import { waitForCatchUp } from './catch-up.js'
@@ -44,6 +45,8 @@ parts.push({ stop: async () => { await app.close(); await api.db.close() } })
 
 if (!(await sampleAlreadyLoaded(rt))) {
   step('first run: publishing the sample data set (courts, judges, dockets, 10,000 opinions)')
+  // A few real audio originals for the audio role, made meanwhile (ffmpeg may need installing first).
+  void makeSampleOriginals(cfg.audio.storageDir, (m) => log.info(m)).catch((err) => log.warn({ err: (err as Error).message }, 'sample audio originals not made'))
   const s = await ingestSample(rt, { opinions: 10_000, seed: 1 })
   log.info({ published: s.published, seconds: s.seconds }, 'sample data published')
 }

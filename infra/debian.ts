@@ -4,7 +4,7 @@
  * at once; the other waits and finds the package installed. A failure says why, with apt's last
  * lines: the caller fails (tests) or prints the reason and skips a peer (benchmarks).
  */
-import { spawnSync } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { accessSync, constants, openSync, writeSync, closeSync, readFileSync, statSync, unlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -34,9 +34,17 @@ function tryLock(lock: string): boolean {
   return false
 }
 
-function apt(args: string[]): { ok: boolean; output: string } {
-  const res = spawnSync('apt-get', args, { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }, encoding: 'utf8', timeout: 10 * 60_000, maxBuffer: 64 * 1024 * 1024 })
-  return { ok: res.status === 0, output: `${res.stdout ?? ''}${res.stderr ?? ''}${res.error ? String(res.error) : ''}` }
+/** apt-get in a child process, awaited: the caller's event loop (an API serving, say) goes on meanwhile. */
+function apt(args: string[]): Promise<{ ok: boolean; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('apt-get', args, { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }, stdio: ['ignore', 'pipe', 'pipe'], timeout: 10 * 60_000 })
+    let output = ''
+    const keep = (d: Buffer) => { output = (output + d.toString()).slice(-64 * 1024) }
+    child.stdout.on('data', keep)
+    child.stderr.on('data', keep)
+    child.on('error', (err) => resolve({ ok: false, output: `${output}${String(err)}` }))
+    child.on('close', (code) => resolve({ ok: code === 0, output }))
+  })
 }
 
 /** Installs `pkg` unless `binary` is already executable; throws with apt's reason when it cannot. */
@@ -52,8 +60,8 @@ export async function ensurePackage(pkg: string, binary: string, log: (m: string
   try {
     if (executable(binary)) return
     log(`installing the Debian package ${pkg} (apt-get) …`)
-    let res = apt(['install', '-y', '--no-install-recommends', pkg])
-    if (!res.ok) { apt(['update']); res = apt(['install', '-y', '--no-install-recommends', pkg]) }
+    let res = await apt(['install', '-y', '--no-install-recommends', pkg])
+    if (!res.ok) { await apt(['update']); res = await apt(['install', '-y', '--no-install-recommends', pkg]) }
     if (!res.ok || !executable(binary)) throw new Error(`could not install ${pkg}: ${res.output.trim().split('\n').slice(-5).join(' | ')}`)
     log(`${pkg} installed`)
   } finally { try { unlinkSync(lock) } catch { /* gone */ } }
@@ -75,4 +83,17 @@ export async function ensureLbzip2(log: (m: string) => void = (m) => process.std
     log(`lbzip2 is not installed and could not be (${(err as Error).message.slice(0, 200)}); using bzip2, on one core`)
     return false
   }
+}
+
+const FFMPEG = '/usr/bin/ffmpeg'
+const FFPROBE = '/usr/bin/ffprobe'
+
+/**
+ * ffmpeg and ffprobe (Debian's `ffmpeg` package) for the audio role, the sample's originals and
+ * the audio tests: installed when missing. Throws with apt's reason when it cannot be.
+ */
+export async function ensureFfmpeg(log: (m: string) => void = (m) => process.stderr.write(`${m}\n`)): Promise<{ ffmpeg: string; ffprobe: string }> {
+  await ensurePackage('ffmpeg', FFMPEG, log)
+  if (!executable(FFPROBE)) throw new Error(`ffmpeg is installed but ${FFPROBE} is missing`)
+  return { ffmpeg: FFMPEG, ffprobe: FFPROBE }
 }

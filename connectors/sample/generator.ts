@@ -41,6 +41,7 @@ import { createAllocator, loadReporters, type Edition } from './reporters.js'
 import { FIRST_DAY, names, type CaseDocket, type DecidedCase, type Sampler } from './sampler.js'
 import { toHtml, toPlainText, writeOpinion, type CiteTarget, type OpinionPlan, type Outcome } from './text.js'
 import { CATEGORIES, CATEGORY_MIX } from './vocabulary.js'
+import { SAMPLE_ORIGINALS, SAMPLE_ORIGINALS_DIR } from './originals.js'
 import { RACE } from '../../schemas/catalogue/choices.js'
 
 export type { CitedRef, SampleRecord }
@@ -127,7 +128,7 @@ function setup(opts: SampleOptions): Sampler {
   const trialCourts = pool.filter((c) => c.family === 'district' || c.family === 'bankruptcy')
   const allocator = createAllocator()
   const s: Sampler = {
-    opts, rng, importDay, ctx, next, total, today, lastDecisionDay: today - 1, reporters, allocator, pool,
+    opts, rng, importDay, ctx, next, total, today, lastDecisionDay: today - 1, reporters, allocator, pool, audioRecords: 0,
     courtUrl: new Map(opts.courts.map((c) => [c.id, c.url])), bench: undefined as unknown as Bench, searchTagIds: [], sampleTags: [],
     pickCourt: picker(pool.map((c) => [c, c.weight] as const)),
     pickCategory: Object.fromEntries(Object.entries(CATEGORY_MIX).map(([k, mix]) => [k, picker(mix)])),
@@ -213,12 +214,14 @@ function* oralArgument(s: Sampler, c: DecidedCase, docket: CaseDocket): Generato
   const [aCreated, aModified] = ctx.stamp(arguedDay)
   const transcribed = rng.chance(0.3)
   const path = `mp3/${iso.slice(0, 4)}/${iso.slice(5, 7)}/${iso.slice(8, 10)}/${slugify(parties.caseName).replace(/-/g, '_')}`
+  // The first few have a real original for the audio role (written by originals.ts); the rest are
+  // metadata only: no file to fetch, nothing processed yet.
+  const original = SAMPLE_ORIGINALS[s.audioRecords++]
   yield { resource: 'audio', record: {
     id: s.next('audio'), panel_ids: panel.map((j) => j.person), docket_id: docket.id, date_created: aCreated, date_modified: aModified, source: 'C',
     case_name_short: parties.short, case_name: parties.caseName, case_name_full: parties.caseNameFull, judges: names(panel), sha1: rng.hex(40),
-    download_url: `${(s.courtUrl.get(court.id) || 'https://www.uscourts.gov').replace(/\/$/, '')}/audio/${docket.number}.mp3`,
-    local_path_mp3: `${path}.mp3`, local_path_original_file: `${path}_cl.mp3`,
-    filepath_ia: '', ia_upload_failure_count: null, duration: rng.int(900, 4200), processing_complete: true, date_blocked: null, blocked: false,
+    download_url: null, local_path_mp3: `${path}.mp3`, local_path_original_file: original ? `${SAMPLE_ORIGINALS_DIR}/${original.name}` : `${path}_cl.mp3`,
+    filepath_ia: '', ia_upload_failure_count: null, duration: rng.int(900, 4200), processing_complete: false, date_blocked: null, blocked: false,
     stt_status: transcribed ? 1 : 0, stt_source: transcribed ? 1 : null,
     stt_transcript: transcribed ? `Good morning, Your Honors, and may it please the Court. This ${category.label.toLowerCase()} case presents ${rng.pick(category.issue)}. Counsel, you may proceed.` : '',
   } }

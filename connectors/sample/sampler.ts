@@ -51,6 +51,8 @@ export interface Sampler {
   lastClusters: MapCase[]
   redirectionQuota: number
   mapQuota: number
+  /** Audio records generated so far: the first few get real originals (originals.ts). */
+  audioRecords: number
   redirections: number
   maps: number
   opinions: number
