@@ -72,19 +72,23 @@ export function apiDeps(rt: Runtime): Runtime {
 
 /** Tables migrated and topic schemas registered: safe to run on every start. */
 export async function prepare(rt: Runtime): Promise<void> {
-  const admin = createDb(rt.cfg, { useDatabase: false })
-  try {
-    // Routine steps at debug; a long one (an index moved to a new layout) where the user sees it.
-    await migrate(admin, rt.catalogue, (m) => rt.log.debug(m), (m) => rt.log.info(m))
-  } finally { await admin.close() }
-  await registerEntitySchemas(rt.cfg, rt.registry, rt.catalogue)
-  await ensureEntityTopics(rt.cfg, rt.kafka, rt.catalogue)
+  const migrated = (async () => {
+    const admin = createDb(rt.cfg, { useDatabase: false })
+    try {
+      // Routine steps at debug; a long one (an index moved to a new layout) where the user sees it.
+      await migrate(admin, rt.catalogue, (m) => rt.log.debug(m), (m) => rt.log.info(m), rt.cfg.clickhouseCluster)
+    } finally { await admin.close() }
+  })()
+  // Three services, nothing shared: side by side. Every step ends before a failure is thrown.
+  const steps = await Promise.allSettled([migrated, registerEntitySchemas(rt.cfg, rt.registry, rt.catalogue), ensureEntityTopics(rt.cfg, rt.kafka, rt.catalogue)])
+  const failed = steps.find((s): s is PromiseRejectedResult => s.status === 'rejected')
+  if (failed) throw failed.reason
 }
 
 export interface Stoppable { stop(): Promise<void> }
 
 /** The processor roles; each can run in its own process (`lds run --roles table-sink`) and in several instances. */
-export const PROCESSOR_ROLES = ['table-sink', 'citation-network', 'search-index', 'webhook-delivery', 'docket-alerts', 'archive-fetch', 'prayers', 'scheduler'] as const
+export const PROCESSOR_ROLES = ['table-sink', 'citation-network', 'search-index', 'webhook-delivery', 'docket-alerts', 'archive-fetch', 'prayers', 'scheduler', 'audio'] as const
 export type ProcessorRole = (typeof PROCESSOR_ROLES)[number]
 
 /**
@@ -131,6 +135,12 @@ export async function startProcessors(rt: Runtime, roles: readonly ProcessorRole
     const publisher = await openPublisher(rt)
     started.push(publisher)
     started.push(await startCitationNetwork({ ...rt, publisher }))
+  }
+  if (roles.includes('audio')) {
+    // Returns at once: ffmpeg may still be installing (see streams/audio/processor.ts).
+    const { startAudioProcessor } = await import('../streams/audio/processor.js')
+    const publisher = await openPublisher(rt)
+    started.push(publisher, startAudioProcessor({ ...rt, publisher }))
   }
   // The webhook side: delivery and the event sources, sharing one publisher, queue and mailer.
   const sources = roles.filter((r) => ['search-index', 'webhook-delivery', 'docket-alerts', 'archive-fetch', 'prayers', 'scheduler'].includes(r))

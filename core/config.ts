@@ -62,6 +62,17 @@ export interface Config {
    * from which it compacts.
    */
   readonly searchCompaction: Readonly<{ everyMs: number; staleShare: number }>
+  /** Replication factor and min.insync.replicas of the topics the service creates (LDS_KAFKA_REPLICATION; 1 on one broker). */
+  readonly kafkaReplication: number
+  /**
+   * A ClickHouse cluster to lay the tables out on (LDS_CLICKHOUSE_CLUSTER): sharded local tables
+   * behind Distributed ones. `replicated` (LDS_CLICKHOUSE_REPLICATED, default 1) picks the
+   * Replicated engines; `onCluster` (LDS_CLICKHOUSE_ON_CLUSTER, default 1) sends each DDL statement
+   * ON CLUSTER, else the caller runs it on every node. Undefined: one node, plain tables.
+   */
+  readonly clickhouseCluster?: Readonly<{ name: string; replicated: boolean; onCluster: boolean }>
+  /** The audio role: storage root of originals and MP3s, seals folder, logo file, parallel transcodes, http/loopback originals (tests). */
+  readonly audio: Readonly<{ storageDir: string; sealsDir: string; logoFile: string; concurrency: number; allowInsecure: boolean }>
 }
 
 export class ConfigError extends Error {}
@@ -130,10 +141,21 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     records: Object.freeze({ url: env.LDS_RECORDS_URL || '', username: env.LDS_RECORDS_USERNAME || '', password: env.LDS_RECORDS_PASSWORD || '' }),
     ports,
     clickhouseQueryMemoryMb: int(env, 'LDS_CLICKHOUSE_QUERY_MEMORY_MB', Math.floor((os.totalmem() * 0.4) / 2 ** 20)),
+    kafkaReplication: int(env, 'LDS_KAFKA_REPLICATION', 1),
+    clickhouseCluster: env.LDS_CLICKHOUSE_CLUSTER
+      ? Object.freeze({ name: env.LDS_CLICKHOUSE_CLUSTER, replicated: env.LDS_CLICKHOUSE_REPLICATED !== '0', onCluster: env.LDS_CLICKHOUSE_ON_CLUSTER !== '0' })
+      : undefined,
     searchCompaction: Object.freeze({ everyMs: int(env, 'LDS_SEARCH_COMPACT_EVERY_S', 600) * 1000, staleShare: int(env, 'LDS_SEARCH_COMPACT_SHARE', 0.2) }),
+    audio: Object.freeze({
+      storageDir: path.resolve(PROJECT_ROOT, env.LDS_STORAGE_DIR || path.join(env.LDS_DATA_DIR || '.data', 'storage')), sealsDir: env.LDS_SEALS_DIR ? path.resolve(env.LDS_SEALS_DIR) : '',
+      logoFile: env.LDS_AUDIO_LOGO ? path.resolve(env.LDS_AUDIO_LOGO) : '', concurrency: Math.max(1, int(env, 'LDS_AUDIO_CONCURRENCY', os.availableParallelism())),
+      allowInsecure: env.LDS_AUDIO_ALLOW_INSECURE === '1' || env.LDS_AUDIO_ALLOW_INSECURE === 'true',
+    }),
   }
   if (!(cfg.searchCompaction.everyMs >= 0)) throw new ConfigError('LDS_SEARCH_COMPACT_EVERY_S must be 0 (never) or more')
   if (!(cfg.searchCompaction.staleShare > 0 && cfg.searchCompaction.staleShare <= 1)) throw new ConfigError('LDS_SEARCH_COMPACT_SHARE must be above 0 and at most 1')
+  if (!(Number.isInteger(cfg.kafkaReplication) && cfg.kafkaReplication >= 1)) throw new ConfigError('LDS_KAFKA_REPLICATION must be a whole number from 1')
+  if (cfg.clickhouseCluster && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(cfg.clickhouseCluster.name)) throw new ConfigError('LDS_CLICKHOUSE_CLUSTER must be a plain identifier (letters, digits, _)')
   if (!(cfg.clickhouseQueryMemoryMb >= 64)) throw new ConfigError('LDS_CLICKHOUSE_QUERY_MEMORY_MB must be at least 64')
   return Object.freeze({ ...cfg, ports: Object.freeze(ports) })
 }

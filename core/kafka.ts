@@ -73,8 +73,9 @@ export async function ensureTopics(admin: Admin, topics: ITopicConfig[]): Promis
 }
 
 /** Compacted entity topics keep the latest state of every key forever: the bulk-data interface. */
+// replicationFactor -1: the broker's default.replication.factor (1 on the single node, 3 on the cluster).
 export const compactedTopic = (topic: string, numPartitions = 1): ITopicConfig => ({
-  topic, numPartitions, replicationFactor: 1,
+  topic, numPartitions, replicationFactor: -1,
   configEntries: [
     { name: 'cleanup.policy', value: 'compact' },
     { name: 'min.compaction.lag.ms', value: '60000' },
@@ -83,7 +84,7 @@ export const compactedTopic = (topic: string, numPartitions = 1): ITopicConfig =
 })
 
 export const plainTopic = (topic: string, numPartitions = 1, retentionMs = 7 * 24 * 3600_000): ITopicConfig => ({
-  topic, numPartitions, replicationFactor: 1,
+  topic, numPartitions, replicationFactor: -1,
   configEntries: [{ name: 'retention.ms', value: String(retentionMs) }, { name: 'max.message.bytes', value: String(16 * 1024 * 1024) }],
 })
 
@@ -153,9 +154,13 @@ export async function subscribeAll(consumer: Consumer, topics: readonly string[]
 export function retryRetriable<T>(fn: () => Promise<T>): Promise<T> {
   return pRetry(fn, {
     retries: 8, minTimeout: 100, factor: 2, maxTimeout: 2_000,
-    shouldRetry: ({ error }) => (error as Error & { retriable?: boolean }).retriable === true,
+    // KafkaJS answers an offsets request whose response it lost (a timeout under load, many topics
+    // asked at once) with a TypeError from inside itself; asking again gets the answer.
+    shouldRetry: ({ error }) => (error as Error & { retriable?: boolean }).retriable === true || LOST_OFFSETS_ANSWER.test(error.message),
   })
 }
+
+const LOST_OFFSETS_ANSWER = /Cannot destructure property 'partitions'/
 
 const UNREACHABLE = /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|Connection error|Connection timeout|closed connection|broker not connected|KafkaJSConnection|NumberOfRetriesExceeded|There is no leader/i
 

@@ -12,6 +12,9 @@
  * engine's own warnings and errors), run/clickhouse.pid (the launcher; the engine is its child, in
  * its process group), run/clickhouse.lock (held while starting).
  *
+ * The local cluster (infra/cluster/) runs several such engines, each described by a ClickHouseNode
+ * (its own ports, data dir and a --config-file with the cluster's macros and remote_servers).
+ *
  * The service checks and serves 127.0.0.1:cfg.ports.clickhouseHttp, its own address; the
  * application connects to cfg.clickhouseUrl, which is the same unless CLICKHOUSE_URL says otherwise.
  *
@@ -51,19 +54,44 @@ export function queryMemorySettings(cfg: Config): Record<string, number> {
 
 const READY_TIMEOUT_MS = 60_000
 const STOP_TIMEOUT_MS = 10_000
-const LAUNCHER = path.join(PROJECT_ROOT, 'infra', 'clickhouse', 'launch.py')
+export const LAUNCHER = path.join(PROJECT_ROOT, 'infra', 'clickhouse', 'launch.py')
 
-const paths = (cfg: Config) => ({
-  data: path.join(cfg.dataDir, 'clickhouse'),
-  log: path.join(cfg.dataDir, 'logs', 'clickhouse.log'),
-  serverLog: path.join(cfg.dataDir, 'logs', 'clickhouse-server.log'),
-  pid: path.join(cfg.dataDir, 'run', 'clickhouse.pid'),
-  lock: path.join(cfg.dataDir, 'run', 'clickhouse.lock'),
-})
+/** One engine process to run: its ports, files, and an optional server config (macros, remote_servers). */
+export interface ClickHouseNode {
+  /** for messages: "clickhouse", "clickhouse-s1r1" */
+  name: string
+  httpPort: number
+  tcpPort: number
+  data: string
+  /** launcher output (start-up errors) */
+  log: string
+  /** the engine's own warnings and errors */
+  serverLog: string
+  pid: string
+  lock: string
+  /** a clickhouse-local --config-file (XML), e.g. the cluster's remote_servers and macros */
+  configFile?: string
+  /** query-level defaults beyond CLICKHOUSE_SERVER_SETTINGS and the memory limits */
+  settings?: Record<string, string | number>
+}
 
-const httpUrl = (cfg: Config) => `http://127.0.0.1:${cfg.ports.clickhouseHttp}`
+/** The single-node stack's ClickHouse, from the configuration. */
+export function singleClickHouseNode(cfg: Config): ClickHouseNode {
+  return {
+    name: 'clickhouse',
+    httpPort: cfg.ports.clickhouseHttp,
+    tcpPort: cfg.ports.clickhouseTcp,
+    data: path.join(cfg.dataDir, 'clickhouse'),
+    log: path.join(cfg.dataDir, 'logs', 'clickhouse.log'),
+    serverLog: path.join(cfg.dataDir, 'logs', 'clickhouse-server.log'),
+    pid: path.join(cfg.dataDir, 'run', 'clickhouse.pid'),
+    lock: path.join(cfg.dataDir, 'run', 'clickhouse.lock'),
+  }
+}
 
-function libchdb(): string {
+export const nodeUrl = (n: Pick<ClickHouseNode, 'httpPort'>) => `http://127.0.0.1:${n.httpPort}`
+
+export function libchdb(): string {
   const require = createRequire(import.meta.url)
   let dir: string
   try {
@@ -77,12 +105,12 @@ function libchdb(): string {
 }
 
 /** The pid in our pid file, only if that process is alive and really is our launcher (pids get reused). */
-function ourPid(cfg: Config): number | undefined {
-  const pid = readPid(paths(cfg).pid)
+function ourPid(n: ClickHouseNode): number | undefined {
+  const pid = readPid(n.pid)
   if (!isAlive(pid)) return undefined
   try {
     const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')
-    const data = paths(cfg).data
+    const data = n.data
     return args.some((a) => a.endsWith('launch.py')) && args.some((a) => a !== '' && path.resolve(a) === data) ? pid : undefined
   } catch {
     return pid // no /proc: trust the pid file
@@ -108,9 +136,9 @@ function rssMb(pid: number | undefined): number | undefined {
   return kb ? Math.round(kb / 1024) : undefined
 }
 
-async function ping(cfg: Config, timeoutMs = 1000): Promise<boolean> {
+export async function pingNode(n: Pick<ClickHouseNode, 'httpPort'>, timeoutMs = 1000): Promise<boolean> {
   try {
-    const res = await fetch(`${httpUrl(cfg)}/ping`, { signal: AbortSignal.timeout(timeoutMs) })
+    const res = await fetch(`${nodeUrl(n)}/ping`, { signal: AbortSignal.timeout(timeoutMs) })
     return res.ok && (await res.text()).trim() === 'Ok.'
   } catch {
     return false
@@ -118,8 +146,8 @@ async function ping(cfg: Config, timeoutMs = 1000): Promise<boolean> {
 }
 
 /** SELECT version() through the same client the application uses. */
-async function version(cfg: Config, timeoutMs = 5000): Promise<string> {
-  const client = createClient({ url: httpUrl(cfg), request_timeout: timeoutMs, max_open_connections: 1 })
+async function version(n: ClickHouseNode, timeoutMs = 5000): Promise<string> {
+  const client = createClient({ url: nodeUrl(n), request_timeout: timeoutMs, max_open_connections: 1 })
   try {
     const rs = await client.query({ query: 'SELECT version() AS v', format: 'JSONEachRow' })
     const [row] = await rs.json<{ v: string }>()
@@ -151,11 +179,86 @@ function serialized<T>(key: string, fn: () => Promise<T>): Promise<T> {
 }
 
 /** The engine's last warning/error lines (each <Error> is followed by a stack trace: skipped). */
-function serverMessages(cfg: Config): string {
-  const file = paths(cfg).serverLog
+function serverMessages(n: ClickHouseNode): string {
+  const file = n.serverLog
   if (!existsSync(file)) return ''
   const msgs = lastBytes(file, 64 * 1024).split('\n').filter((l) => /<(Fatal|Critical|Error|Warning)>/.test(l))
   return msgs.length ? `\nLast messages of ${file}:\n${msgs.slice(-5).map((l) => l.slice(0, 400)).join('\n')}` : ''
+}
+
+/**
+ * Starts the engine of `n` unless it runs (or another instance serves its port: used, not
+ * started), and waits until it answers SELECT version().
+ */
+export async function startClickHouseNode(n: ClickHouseNode, cfg: Config, log: (m: string) => void): Promise<void> {
+  // Two `infra up` at once (parallel test files) must not both launch: the second engine would
+  // fail on the data dir lock. The first launches, the second finds it running.
+  await serialized(n.lock, () => withLock(n.lock, async () => {
+    let pid = ourPid(n)
+    if (!pid && (await pingNode(n))) {
+      // Another instance (another checkout, or started by hand) already serves this port: use
+      // it rather than fail, but say so; `stop` will not touch it.
+      const v = await version(n).catch((e: Error) => { throw new Error(`${n.name}: 127.0.0.1:${n.httpPort} answers /ping but not SELECT version(): ${e.message}`) })
+      log(`${n.name}: 127.0.0.1:${n.httpPort} already serves ClickHouse ${v}, not started from ${n.data}; using it`)
+      return
+    }
+    const launched = !pid
+    if (!pid) {
+      mkdirSync(n.data, { recursive: true })
+      const settings = Object.entries({ ...CLICKHOUSE_SERVER_SETTINGS, ...queryMemorySettings(cfg), ...n.settings }).map(([k, v]) => `--${k}=${v}`)
+      pid = startDetached({
+        name: n.name,
+        cmd: 'python3',
+        args: [LAUNCHER, libchdb(), n.data, String(n.httpPort), String(n.tcpPort), n.serverLog, ...(n.configFile ? [`--config-file=${n.configFile}`] : []), ...settings],
+        cwd: n.data,
+        logFile: n.log,
+        pidFile: n.pid,
+      })
+      log(`${n.name}: started (pid ${pid}, data ${n.data}); waiting for ${nodeUrl(n)}/ping`)
+    }
+    const t0 = Date.now()
+    try {
+      await waitFor(() => pingNode(n), { what: `${n.name} on ${nodeUrl(n)}/ping`, timeoutMs: READY_TIMEOUT_MS, logFile: n.log, pid })
+    } catch (e) {
+      throw new Error(`${(e as Error).message}${serverMessages(n)}`)
+    }
+    let v: string
+    try {
+      v = await version(n, 10_000)
+    } catch (e) {
+      throw new Error(`${n.name}: /ping answers but SELECT version() failed: ${(e as Error).message}\nSee ${n.log}; its last lines:\n${tailOf(n.log)}${serverMessages(n)}`)
+    }
+    if (launched) log(`${n.name}: ClickHouse ${v} ready on ${nodeUrl(n)} (tcp ${n.tcpPort}) in ${((Date.now() - t0) / 1000).toFixed(1)} s`)
+    else log(`${n.name}: already running (pid ${pid}, ClickHouse ${v})`)
+  }))
+}
+
+/** Stops the engine of `n` if this data dir started it; an instance of someone else is left running. */
+export async function stopClickHouseNode(n: ClickHouseNode, log: (m: string) => void): Promise<void> {
+  const pid = ourPid(n)
+  if (!pid) {
+    rmSync(n.pid, { force: true }) // stale, or a reused pid that is not ours
+    if (await pingNode(n)) log(`${n.name}: 127.0.0.1:${n.httpPort} is served by an instance not started from ${n.data}; left running`)
+    return
+  }
+  const t0 = Date.now()
+  // SIGTERM to the launcher's process group (launcher and engine; 0.1-2 s), SIGKILL after STOP_TIMEOUT_MS.
+  await stopProcess(n.pid, { timeoutMs: STOP_TIMEOUT_MS })
+  log(`${n.name}: stopped (pid ${pid}, ${((Date.now() - t0) / 1000).toFixed(1)} s)`)
+}
+
+export async function clickHouseNodeStatus(n: ClickHouseNode): Promise<ServiceStatus> {
+  const pid = ourPid(n)
+  const address = `127.0.0.1:${n.httpPort}`
+  if (!(await pingNode(n))) {
+    return { name: n.name, running: false, pid, address, detail: pid ? `pid ${pid} alive but /ping does not answer (starting, or see ${n.log})` : undefined }
+  }
+  const v = await version(n, 3000).catch((e: Error) => `? (${e.message})`)
+  const rss = rssMb(pid)
+  const detail = pid
+    ? `ClickHouse ${v}${rss ? `, RSS ${rss} MB` : ''}, tcp ${n.tcpPort}`
+    : `ClickHouse ${v} (not started from ${n.data})`
+  return { name: n.name, running: true, pid, address, detail }
 }
 
 export const clickhouse: LocalService = {
@@ -169,83 +272,15 @@ export const clickhouse: LocalService = {
     }
   },
 
-  async start(cfg, log) {
-    const p = paths(cfg)
-    // Two `infra up` at once (parallel test files) must not both launch: the second engine would
-    // fail on the data dir lock. The first launches, the second finds it running.
-    await serialized(p.lock, () => withLock(p.lock, async () => {
-      let pid = ourPid(cfg)
-      if (!pid && (await ping(cfg))) {
-        // Another instance (another checkout, or started by hand) already serves this port: use
-        // it rather than fail, but say so; `stop` will not touch it.
-        const v = await version(cfg).catch((e: Error) => { throw new Error(`clickhouse: 127.0.0.1:${cfg.ports.clickhouseHttp} answers /ping but not SELECT version(): ${e.message}`) })
-        log(`clickhouse: 127.0.0.1:${cfg.ports.clickhouseHttp} already serves ClickHouse ${v}, not started from ${p.data}; using it`)
-        return
-      }
-      const launched = !pid
-      if (!pid) {
-        mkdirSync(p.data, { recursive: true })
-        const settings = Object.entries({ ...CLICKHOUSE_SERVER_SETTINGS, ...queryMemorySettings(cfg) }).map(([k, v]) => `--${k}=${v}`)
-        pid = startDetached({
-          name: 'clickhouse',
-          cmd: 'python3',
-          args: [LAUNCHER, libchdb(), p.data, String(cfg.ports.clickhouseHttp), String(cfg.ports.clickhouseTcp), p.serverLog, ...settings],
-          cwd: p.data,
-          logFile: p.log,
-          pidFile: p.pid,
-        })
-        log(`clickhouse: started (pid ${pid}, data ${p.data}); waiting for ${httpUrl(cfg)}/ping`)
-      }
-      const t0 = Date.now()
-      try {
-        await waitFor(() => ping(cfg), { what: `clickhouse on ${httpUrl(cfg)}/ping`, timeoutMs: READY_TIMEOUT_MS, logFile: p.log, pid })
-      } catch (e) {
-        throw new Error(`${(e as Error).message}${serverMessages(cfg)}`)
-      }
-      let v: string
-      try {
-        v = await version(cfg, 10_000)
-      } catch (e) {
-        throw new Error(`clickhouse: /ping answers but SELECT version() failed: ${(e as Error).message}\nSee ${p.log}; its last lines:\n${tailOf(p.log)}${serverMessages(cfg)}`)
-      }
-      if (launched) log(`clickhouse: ClickHouse ${v} ready on ${httpUrl(cfg)} (tcp ${cfg.ports.clickhouseTcp}) in ${((Date.now() - t0) / 1000).toFixed(1)} s`)
-      else log(`clickhouse: already running (pid ${pid}, ClickHouse ${v})`)
-    }))
-  },
-
-  async stop(cfg, log) {
-    const p = paths(cfg)
-    const pid = ourPid(cfg)
-    if (!pid) {
-      rmSync(p.pid, { force: true }) // stale, or a reused pid that is not ours
-      if (await ping(cfg)) log(`clickhouse: 127.0.0.1:${cfg.ports.clickhouseHttp} is served by an instance not started from ${p.data}; left running`)
-      return
-    }
-    const t0 = Date.now()
-    // SIGTERM to the launcher's process group (launcher and engine; 0.1-2 s), SIGKILL after STOP_TIMEOUT_MS.
-    await stopProcess(p.pid, { timeoutMs: STOP_TIMEOUT_MS })
-    log(`clickhouse: stopped (pid ${pid}, ${((Date.now() - t0) / 1000).toFixed(1)} s)`)
-  },
-
-  async status(cfg): Promise<ServiceStatus> {
-    const pid = ourPid(cfg)
-    const address = `127.0.0.1:${cfg.ports.clickhouseHttp}`
-    if (!(await ping(cfg))) {
-      return { name: 'clickhouse', running: false, pid, address, detail: pid ? `pid ${pid} alive but /ping does not answer (starting, or see ${paths(cfg).log})` : undefined }
-    }
-    const v = await version(cfg, 3000).catch((e: Error) => `? (${e.message})`)
-    const rss = rssMb(pid)
-    const detail = pid
-      ? `ClickHouse ${v}${rss ? `, RSS ${rss} MB` : ''}, tcp ${cfg.ports.clickhouseTcp}`
-      : `ClickHouse ${v} (not started from ${paths(cfg).data})`
-    return { name: 'clickhouse', running: true, pid, address, detail }
-  },
+  start: (cfg, log) => startClickHouseNode(singleClickHouseNode(cfg), cfg, log),
+  stop: (cfg, log) => stopClickHouseNode(singleClickHouseNode(cfg), log),
+  status: (cfg) => clickHouseNodeStatus(singleClickHouseNode(cfg)),
 
   async reset(cfg, log) {
-    const p = paths(cfg)
-    const pid = ourPid(cfg)
-    if (pid) throw new Error(`clickhouse: refusing to delete ${p.data} while ClickHouse runs on it (pid ${pid}); stop it first`)
-    rmSync(p.data, { recursive: true, force: true })
-    log(`clickhouse: removed ${p.data}`)
+    const n = singleClickHouseNode(cfg)
+    const pid = ourPid(n)
+    if (pid) throw new Error(`clickhouse: refusing to delete ${n.data} while ClickHouse runs on it (pid ${pid}); stop it first`)
+    rmSync(n.data, { recursive: true, force: true })
+    log(`clickhouse: removed ${n.data}`)
   },
 }

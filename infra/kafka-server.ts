@@ -1,7 +1,9 @@
 /**
- * Apache Kafka 4.1.x (version pinned in infra/maven/pom.xml), one KRaft node (broker and
- * controller in one JVM) on 127.0.0.1, from Maven Central jars, run with the machine's `java`
- * (17). Data under <dataDir>/kafka/data, log in <dataDir>/logs/kafka.log, pid in <dataDir>/run.
+ * Apache Kafka 4.1.x (version pinned in infra/maven/pom.xml), KRaft nodes (broker and controller
+ * in one JVM) on 127.0.0.1, from Maven Central jars, run with the machine's `java` (17). The
+ * `kafka` service is one such node (singleKafkaNode): data under <dataDir>/kafka/data, log in
+ * <dataDir>/logs/kafka.log, pid in <dataDir>/run. The local cluster (infra/cluster/) starts three
+ * nodes described the same way (KafkaNode) with startKafkaNode / stopKafkaNode.
  *
  * KafkaJS 2.2.4 against Kafka 4.1.2 (checked 2026-11-22 with a throw-away script and
  * test/integration/infra-kafka.test.ts; Kafka 4 removed the oldest protocol versions, KafkaJS
@@ -17,7 +19,7 @@
  *   - Quirk: right after a start the group coordinator may answer "The coordinator is loading"
  *     (and a new topic may briefly have "no leader") for about a second; KafkaJS retries these.
  */
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { randomBytes } from 'node:crypto'
 import path from 'node:path'
 import { Kafka, logLevel } from 'kafkajs'
@@ -44,42 +46,83 @@ export const kafkaPaths = (cfg: Config) => ({
   lock: path.join(cfg.dataDir, 'run', 'kafka.lock'),
 })
 
-function serverProperties(cfg: Config, dataDir: string): string {
+/** One KRaft node (broker and controller) to run: its identity, ports, files and replication defaults. */
+export interface KafkaNode {
+  /** for messages, e.g. "kafka" or "kafka-2" */
+  name: string
+  nodeId: number
+  port: number
+  controllerPort: number
+  /** controller.quorum.voters: id@127.0.0.1:port of every controller */
+  voters: string
+  /** replication factor of new topics and of Kafka's own (offsets, transactions) */
+  replication: number
+  minInsync: number
+  /** the installed jars (shared by every node) */
+  lib: string
+  /** node folder: server.properties, log4j2.properties, data/ */
+  home: string
+  log: string
+  pid: string
+  lock: string
+  /** where this node's KRaft cluster id is kept, so every node of one cluster formats with the same */
+  clusterIdFile?: string
+  /** -Xms and -Xmx */
+  heap: { min: string; max: string }
+  /** extra server.properties lines */
+  extraProperties?: string
+  /** how long a start may take (default 90 s) */
+  startTimeoutMs?: number
+}
+
+/** The single-node stack's broker, from the configuration. */
+export function singleKafkaNode(cfg: Config): KafkaNode {
+  const p = kafkaPaths(cfg)
   const { kafka: port, kafkaController: ctl } = cfg.ports
+  return {
+    name: 'kafka', nodeId: 1, port, controllerPort: ctl, voters: `1@127.0.0.1:${ctl}`, replication: 1, minInsync: 1,
+    lib: p.lib, home: p.home, log: p.log, pid: p.pid, lock: p.lock, heap: { min: '256m', max: '1g' },
+    // One idle local node: the controller writes a no-op record to the metadata log every 500 ms by
+    // default (to show it is alive to observers, of which a single node has none), and the log cleaner
+    // looks over every compacted topic every 15 s.
+    extraProperties: 'metadata.max.idle.interval.ms=10000\nlog.cleaner.backoff.ms=60000\n',
+  }
+}
+
+const nodeFiles = (n: KafkaNode) => ({ data: path.join(n.home, 'data'), props: path.join(n.home, 'server.properties'), log4j: path.join(n.home, 'log4j2.properties') })
+
+function serverProperties(n: KafkaNode): string {
+  const { port, controllerPort: ctl } = n
   return `# written by infra/kafka-server.ts on every start; edit that file, not this one
 process.roles=broker,controller
-node.id=1
-controller.quorum.voters=1@127.0.0.1:${ctl}
+node.id=${n.nodeId}
+controller.quorum.voters=${n.voters}
 listeners=PLAINTEXT://127.0.0.1:${port},CONTROLLER://127.0.0.1:${ctl}
 advertised.listeners=PLAINTEXT://127.0.0.1:${port}
 controller.listener.names=CONTROLLER
 listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT
 inter.broker.listener.name=PLAINTEXT
-log.dirs=${dataDir}
+log.dirs=${nodeFiles(n).data}
 num.partitions=1
-default.replication.factor=1
+default.replication.factor=${n.replication}
+min.insync.replicas=${n.minInsync}
 auto.create.topics.enable=true
 delete.topic.enable=true
 log.cleaner.enable=true
 log.cleaner.dedupe.buffer.size=33554432
-offsets.topic.replication.factor=1
+offsets.topic.replication.factor=${n.replication}
 offsets.topic.num.partitions=1
-transaction.state.log.replication.factor=1
-transaction.state.log.min.isr=1
+transaction.state.log.replication.factor=${n.replication}
+transaction.state.log.min.isr=${n.minInsync}
 transaction.state.log.num.partitions=1
-share.coordinator.state.topic.replication.factor=1
-share.coordinator.state.topic.min.isr=1
+share.coordinator.state.topic.replication.factor=${n.replication}
+share.coordinator.state.topic.min.isr=${n.minInsync}
 group.initial.rebalance.delay.ms=0
 num.network.threads=2
 num.io.threads=2
 message.max.bytes=16777216
 replica.fetch.max.bytes=16777216
-# One idle local node: the controller writes a no-op record to the metadata log every 500 ms by
-# default (to show it is alive to observers, of which a single node has none), and the log cleaner
-# looks over every compacted topic every 15 s.
-metadata.max.idle.interval.ms=10000
-log.cleaner.backoff.ms=60000
-`
+${n.extraProperties ?? ''}`
 }
 
 /** log4j2 to stdout, which startDetached sends to <dataDir>/logs/kafka.log. */
@@ -100,17 +143,14 @@ logger.appinfo.level = info
 `
 }
 
-const javaBaseArgs = (cfg: Config) => {
-  const p = kafkaPaths(cfg)
-  return [`-Dlog4j2.configurationFile=${p.log4j}`, '-Djava.awt.headless=true', '-cp', `${p.lib}/*`]
-}
+const javaBaseArgs = (n: KafkaNode) => [`-Dlog4j2.configurationFile=${nodeFiles(n).log4j}`, '-Djava.awt.headless=true', '-cp', `${n.lib}/*`]
 
-/** The broker answers a metadata request (through KafkaJS, as the application will). */
-async function brokerReady(cfg: Config): Promise<boolean> {
-  if (!(await tcpPortOpen('127.0.0.1', cfg.ports.kafka))) return false
+/** The broker on `port` answers a metadata request (through KafkaJS, as the application will). */
+export async function brokerReady(port: number): Promise<boolean> {
+  if (!(await tcpPortOpen('127.0.0.1', port))) return false
   const admin = new Kafka({
     clientId: 'lds-infra',
-    brokers: [`127.0.0.1:${cfg.ports.kafka}`],
+    brokers: [`127.0.0.1:${port}`],
     logLevel: logLevel.NOTHING,
     connectionTimeout: 2000,
     requestTimeout: 5000,
@@ -126,8 +166,7 @@ async function brokerReady(cfg: Config): Promise<boolean> {
 }
 
 /** The Kafka version of the jars in lib (what a broker started from them runs). */
-function libVersion(cfg: Config): string | undefined {
-  const lib = kafkaPaths(cfg).lib
+function libVersion(lib: string): string | undefined {
   if (!existsSync(lib)) return undefined
   for (const f of readdirSync(lib)) {
     const m = /^kafka_2\.13-(.+)\.jar$/.exec(f)
@@ -172,57 +211,20 @@ export const kafka: LocalService = {
   },
 
   async start(cfg, log) {
-    const p = kafkaPaths(cfg)
-    const what = `kafka broker on 127.0.0.1:${cfg.ports.kafka}`
-    await withLock(p.lock, async () => {
-      if (isRunning(p.pid)) {
-        // Ours; possibly still starting (e.g. started by a concurrent `up`).
-        await waitFor(() => brokerReady(cfg), { what, timeoutMs: START_TIMEOUT_MS, logFile: p.log, pid: readPid(p.pid) })
-        return
-      }
-      if (await tcpPortOpen('127.0.0.1', cfg.ports.kafka)) {
-        if (await brokerReady(cfg).catch(() => false)) {
-          log(`kafka: a broker not started from ${cfg.dataDir} already answers on 127.0.0.1:${cfg.ports.kafka}; leaving it alone`)
-          return
-        }
-        throw new Error(`kafka: port 127.0.0.1:${cfg.ports.kafka} is taken by something that is not a Kafka broker (LDS_KAFKA_PORT changes the port)`)
-      }
-      if (await tcpPortOpen('127.0.0.1', cfg.ports.kafkaController)) {
-        throw new Error(`kafka: controller port 127.0.0.1:${cfg.ports.kafkaController} is already taken (LDS_KAFKA_CONTROLLER_PORT changes it)`)
-      }
-      if (!libVersion(cfg)) throw new Error(`kafka: not installed (no kafka_2.13 jar in ${p.lib}); run \`npx tsx infra/cli.ts up\``)
-      mkdirSync(p.data, { recursive: true })
-      writeFileSync(p.props, serverProperties(cfg, p.data))
-      writeFileSync(p.log4j, log4jProperties())
-      if (!existsSync(path.join(p.data, 'meta.properties'))) {
-        const clusterId = newClusterId()
-        log(`kafka: formatting KRaft storage in ${p.data} (cluster id ${clusterId})`)
-        await runCommand('java', [...javaBaseArgs(cfg), 'kafka.tools.StorageTool', 'format', '-t', clusterId, '-c', p.props, '--ignore-formatted'])
-      }
-      const pid = startDetached({
-        name: 'kafka',
-        cmd: 'java',
-        args: ['-Xms256m', '-Xmx1g', '-XX:+UseG1GC', '-XX:MaxGCPauseMillis=20', '-XX:+ExitOnOutOfMemoryError', ...javaBaseArgs(cfg), 'kafka.Kafka', p.props],
-        cwd: p.home,
-        logFile: p.log,
-        pidFile: p.pid,
-      })
-      log(`kafka: started Apache Kafka ${libVersion(cfg)} (pid ${pid}); waiting for the broker on 127.0.0.1:${cfg.ports.kafka} (log: ${p.log})`)
-      await waitFor(() => brokerReady(cfg), { what, timeoutMs: START_TIMEOUT_MS, logFile: p.log, pid })
-    })
+    await startKafkaNode(singleKafkaNode(cfg), log)
   },
 
   async stop(cfg, log) {
-    await stopOwnedService({ name: 'kafka', pidFile: kafkaPaths(cfg).pid, port: cfg.ports.kafka, dataDir: cfg.dataDir, timeoutMs: STOP_TIMEOUT_MS, stopping: 'stopping (controlled shutdown)' }, log)
+    await stopKafkaNode(singleKafkaNode(cfg), cfg.dataDir, log)
   },
 
   async status(cfg): Promise<ServiceStatus> {
     const p = kafkaPaths(cfg)
-    const ready = await brokerReady(cfg).catch(() => false)
+    const ready = await brokerReady(cfg.ports.kafka).catch(() => false)
     const pid = isRunning(p.pid) ? readPid(p.pid) : undefined
     let detail: string | undefined
     if (ready && pid) {
-      const v = libVersion(cfg)
+      const v = libVersion(kafkaPaths(cfg).lib)
       detail = v === KAFKA_VERSION ? `Apache Kafka ${v} (KRaft)` : `Apache Kafka ${v ?? '?'} (KRaft); ${KAFKA_VERSION} is pinned: infra down, then up, to upgrade`
     } else if (ready) detail = 'a broker answers, but not one started from this data dir'
     else if (pid) detail = `process ${pid} runs but the broker does not answer; see ${p.log}`
@@ -237,6 +239,67 @@ export const kafka: LocalService = {
     rmSync(p.log, { force: true })
     log(`kafka: removed ${p.home}`)
   },
+}
+
+/**
+ * Starts one KRaft node unless it runs already, and waits until it answers; formats its storage
+ * first on a first start (with the cluster id in n.clusterIdFile, when several nodes share one).
+ */
+export async function startKafkaNode(n: KafkaNode, log: (m: string) => void): Promise<void> {
+  const f = nodeFiles(n)
+  const what = `${n.name} broker on 127.0.0.1:${n.port}`
+  const timeoutMs = n.startTimeoutMs ?? START_TIMEOUT_MS
+  await withLock(n.lock, async () => {
+    if (isRunning(n.pid)) {
+      // Ours; possibly still starting (e.g. started by a concurrent `up`).
+      await waitFor(() => brokerReady(n.port), { what, timeoutMs, logFile: n.log, pid: readPid(n.pid) })
+      return
+    }
+    if (await tcpPortOpen('127.0.0.1', n.port)) {
+      if (await brokerReady(n.port).catch(() => false)) {
+        log(`${n.name}: a broker not started from ${n.home} already answers on 127.0.0.1:${n.port}; leaving it alone`)
+        return
+      }
+      throw new Error(`${n.name}: port 127.0.0.1:${n.port} is taken by something that is not a Kafka broker`)
+    }
+    if (await tcpPortOpen('127.0.0.1', n.controllerPort)) {
+      throw new Error(`${n.name}: controller port 127.0.0.1:${n.controllerPort} is already taken`)
+    }
+    if (!libVersion(n.lib)) throw new Error(`${n.name}: not installed (no kafka_2.13 jar in ${n.lib}); run \`npx tsx infra/cli.ts up\``)
+    mkdirSync(f.data, { recursive: true })
+    writeFileSync(f.props, serverProperties(n))
+    writeFileSync(f.log4j, log4jProperties())
+    if (!existsSync(path.join(f.data, 'meta.properties'))) {
+      const clusterId = sharedClusterId(n.clusterIdFile)
+      log(`${n.name}: formatting KRaft storage in ${f.data} (cluster id ${clusterId})`)
+      await runCommand('java', [...javaBaseArgs(n), 'kafka.tools.StorageTool', 'format', '-t', clusterId, '-c', f.props, '--ignore-formatted'])
+    }
+    const pid = startDetached({
+      name: n.name,
+      cmd: 'java',
+      args: [`-Xms${n.heap.min}`, `-Xmx${n.heap.max}`, '-XX:+UseG1GC', '-XX:MaxGCPauseMillis=20', '-XX:+ExitOnOutOfMemoryError', ...javaBaseArgs(n), 'kafka.Kafka', f.props],
+      cwd: n.home,
+      logFile: n.log,
+      pidFile: n.pid,
+    })
+    log(`${n.name}: started Apache Kafka ${libVersion(n.lib)} (pid ${pid}); waiting for the broker on 127.0.0.1:${n.port} (log: ${n.log})`)
+    // A node of a 3-voter quorum answers once a majority of controllers is up: callers start all nodes before awaiting.
+    await waitFor(() => brokerReady(n.port), { what, timeoutMs, logFile: n.log, pid })
+  })
+}
+
+export async function stopKafkaNode(n: KafkaNode, dataDir: string, log: (m: string) => void): Promise<void> {
+  await stopOwnedService({ name: n.name, pidFile: n.pid, port: n.port, dataDir, timeoutMs: STOP_TIMEOUT_MS, stopping: 'stopping (controlled shutdown)' }, log)
+}
+
+/** A new cluster id, or the one in `file` (written on first use) so that every node of a cluster shares it. */
+function sharedClusterId(file?: string): string {
+  if (!file) return newClusterId()
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim()
+  const id = newClusterId()
+  mkdirSync(path.dirname(file), { recursive: true })
+  writeFileSync(file, `${id}\n`)
+  return id
 }
 
 /**

@@ -19,6 +19,10 @@ Usage: launch.py <libchdb.so> <data dir> <http port> <tcp port> <server log> [--
 Extra arguments go to clickhouse-local as they are; query-level settings such as --async_insert=0
 become the defaults of every HTTP and TCP query.
 
+       launch.py --local <libchdb.so> [clickhouse-local arguments ...]
+runs clickhouse-local once, without a server (e.g. --config-file=… --query="…"): the result on
+stdout, an error on stderr and exit status 1.
+
 Standard library only (ctypes, subprocess): python3 is on every machine of this kind.
 """
 import ctypes
@@ -26,6 +30,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 
 KEEP_ALIVE = ('SELECT sleepEachRow(1) FROM numbers(1000000000) '
@@ -144,7 +149,39 @@ def supervise(argv: list) -> int:
         say(f'engine pid {child.pid} ended ({child.returncode}) after serving; starting it again')
 
 
+def run_local(lib_path: str, args: list) -> int:
+    lib = ctypes.CDLL(lib_path)
+    lib.chdb_query_cmdline.argtypes = [ctypes.c_int, ctypes.POINTER(ctypes.c_char_p)]
+    lib.chdb_query_cmdline.restype = ctypes.c_void_p
+    for name, restype in (('chdb_result_error', ctypes.c_char_p), ('chdb_result_buffer', ctypes.c_void_p), ('chdb_result_length', ctypes.c_size_t)):
+        getattr(lib, name).argtypes = [ctypes.c_void_p]
+        getattr(lib, name).restype = restype
+    argv = ['clickhouse', *args]
+    # A failed statement is reported on stderr only (the result holds no error): catch it there.
+    saved = os.dup(2)
+    with tempfile.TemporaryFile() as errors:
+        os.dup2(errors.fileno(), 2)
+        try:
+            result = lib.chdb_query_cmdline(len(argv), (ctypes.c_char_p * len(argv))(*[a.encode() for a in argv]))
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+        errors.seek(0)
+        stderr = errors.read().decode(errors='replace')
+    sys.stderr.write(stderr)
+    err = lib.chdb_result_error(result) if result else None
+    if err:
+        print(err.decode(errors='replace'), file=sys.stderr)
+    if not result or err or 'DB::Exception' in stderr:
+        return 1
+    size = lib.chdb_result_length(result)
+    sys.stdout.write(ctypes.string_at(lib.chdb_result_buffer(result), size).decode(errors='replace') if size else '')
+    return 0
+
+
 def main() -> int:
+    if len(sys.argv) >= 3 and sys.argv[1] == '--local':
+        return run_local(sys.argv[2], sys.argv[3:])
     if len(sys.argv) >= 2 and sys.argv[1] == '--engine':
         rest = sys.argv[2:]
         return engine(rest[0], rest[1], rest[2], rest[3], rest[4], rest[5:])

@@ -1,0 +1,23 @@
+# One image for every role of the service (docker-compose.yml runs it as the API, each processor
+# and the one-shot migration): `docker build -t legal-data-service:local .`
+#
+# Stage 1 installs the production dependencies only; stage 2 is the runtime, run as the
+# unprivileged `node` user, with ffmpeg for the audio role.
+FROM node:20-bookworm-slim AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund
+
+FROM node:20-bookworm-slim
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends ffmpeg ca-certificates \
+ && rm -rf /var/lib/apt/lists/* \
+ && mkdir -p /data && chown node:node /data
+WORKDIR /app
+ENV NODE_ENV=production LDS_DATA_DIR=/data
+COPY --from=deps --chown=node:node /app/node_modules ./node_modules
+COPY --chown=node:node . .
+# `lds` on the PATH, as `npx lds` is locally: every service's command is an `lds …` line.
+RUN ln -s /app/bin/lds.js /usr/local/bin/lds
+USER node
+CMD ["lds", "run", "--roles", "api"]
