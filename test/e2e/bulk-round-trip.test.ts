@@ -44,7 +44,8 @@ t.setTimeout(1_200_000)
 
 t.test('export, load into an empty instance, export again', async (t) => {
   const date = '2026-11-28'
-  const a = await testStack(t)
+  // The second, empty instance is prepared while the first one loads and exports.
+  const [a, b] = await Promise.all([testStack(t), testStack(t)])
   const sinkA = await startProcessors(a, ['table-sink'])
   t.teardown(() => Promise.all(sinkA.map((s) => s.stop())))
   const summary = await ingestSample(a, { opinions: 60, seed: 3, progress: false, today: date })
@@ -58,7 +59,6 @@ t.test('export, load into an empty instance, export again', async (t) => {
   const m1 = await exportBulk(a.db, first, { date })
   t.equal(m1.files.length, 33, 'every one of the 33 files')
 
-  const b = await testStack(t)
   const sinkB = await startProcessors(b, ['table-sink'])
   t.teardown(() => Promise.all(sinkB.map((s) => s.stop())))
   const loaded = await ingestBulk(b, first, { progress: false, deadLetterPath: path.join(tmp(), 'dead.jsonl') })
