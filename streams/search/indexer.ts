@@ -1,53 +1,41 @@
 /**
  * The search indexer: keeps the search index of every type (schemas/internal/search-layout.ts layout) and
- * the stored result objects in step with the entity topics, in two stages of the search-index role.
+ * the stored result objects in step with the entity topics.
  *
- * The repartition stage (repartition.ts) maps each entity change to the documents it touches and
- * publishes their keys to the search documents topic (document-keys.ts), one partition per
- * document. This stage consumes its share of those partitions, so each document has one owner
- * among the instances and is built once per change, from the tables the table sink keeps (a key
- * is published only once the sink has applied its change). A batch's keys become, per type, the
- * documents to build; one whose last build already saw the changes that asked for it is left out
- * (seen-changes.ts). They are analyzed and inserted per chunk of 5,000 (the postings grouped by
- * toIndexRows, index-rows.ts, into one Native block, the document rows, the results into
- * search_results); a chunk's inserts run while the next chunk is built. A document whose entity
- * is gone is deleted from the index.
+ * A batch of entity changes becomes, per search type, the set of documents it touches
+ * (documents.ts `affected`); those documents are rebuilt from the tables the table sink keeps,
+ * analyzed, and inserted per chunk of 5,000 (the postings grouped by toIndexRows, index-rows.ts,
+ * into one Native block, the document rows, the results into search_results). The indexer reads what the sink
+ * wrote, so before building it waits until the sink's watermarks cover the batch's offsets: a
+ * document is never built from rows older than the change that asked for it, and one whose last
+ * build already saw the batch's changes is left out (seen-changes.ts). A chunk's inserts run
+ * while the next chunk is built. A document whose entity is gone is deleted from the index.
  *
  * An optional percolator (the search alerts) matches each chunk's documents as they are built;
  * only the matches are kept, and they are delivered once the batch is searchable, before its
  * offsets are committed: a crash repeats them (alert hits are recorded, so nothing is sent twice).
- * The repartition stage commits its entity offsets once this stage has committed their keys.
  */
 import { Readable } from 'node:stream'
-import pRetry from 'p-retry'
 import type { Kafka } from 'kafkajs'
 import type { Config } from '../../core/config.js'
 import { ClickHouseError, ClickHouseUnavailable, type Db } from '../../core/clickhouse.js'
 import type { Logger } from '../../core/logger.js'
 import type { Registry } from '../../core/registry.js'
-import { ensureTopics, retryRetriable } from '../../core/kafka.js'
+import { DependencyError } from '../../core/dependency-error.js'
 import { sql, ident, compile } from '../../core/sql.js'
 import type { Catalogue } from '../../schemas/catalogue/index.js'
-import { dlqTopic, groupId, searchDocumentsTopic, createVersioner } from '../../schemas/events/index.js'
+import { entityTopic, dlqTopic, groupId, createDecoder, validateEntityEvent, createVersioner, type EntityEvent } from '../../schemas/events/index.js'
 import { useWatermarks, type Watermarks } from '../../core/events/watermark-reader.js'
 import { SEARCH_RESULTS } from '../../schemas/internal/search.js'
-import { analyzeDocument, textHash, searchTables, type SearchType, type AnalyzedDoc } from '../../domain/search/index.js'
+import { SEARCH_TYPES, analyzeDocument, textHash, searchTables, type SearchType, type AnalyzedDoc } from '../../domain/search/index.js'
 import { refreshSql, indexColumns, postingsInsertSql } from '../../schemas/internal/search-layout.js'
 import { toIndexRows, type IndexDoc, type IndexRows } from './index-rows.js'
-import { startStream, type StreamDef, type ConsumerTimeouts } from '../runner.js'
-import { createDocumentSource, type Built } from './documents.js'
+import { startStream, keepAlive, type StreamDef, type Incoming, type BatchContext, type ConsumerTimeouts } from '../runner.js'
+import { createDocumentSource, SEARCH_SOURCES, type Built, type Row } from './documents.js'
 import { createSeenChanges, offsetKey, type Offsets } from './seen-changes.js'
-import { decodeDocumentKey, documentKeysTopicConfig, wantedOf, type DocumentKey } from './document-keys.js'
-import { createCommitWatch } from './commit-watch.js'
-import { startRepartition, searchedTopics, SEARCH_REPARTITION } from './repartition.js'
+import { createParentLedger, parentsAfter } from './parents.js'
 
-/**
- * The consumer group whose committed entity offsets mean "indexed and searchable": the repartition
- * stage's, which commits a batch only once the documents it asked for are built.
- */
-export const SEARCH_INDEXER = SEARCH_REPARTITION
-/** The consumer group of the documents topic: the builders. */
-export const SEARCH_DOCUMENTS = 'search-documents'
+export const SEARCH_INDEXER = 'search-indexer'
 
 /**
  * search_results rows. A result goes in as a JSON object, which the server keeps as its text in
@@ -59,10 +47,14 @@ const RESULTS_AS_TEXT = { settings: { input_format_json_read_objects_as_strings:
 
 /** Documents per build-and-insert step (bounds memory for a large catch-up batch). */
 const CHUNK = 5_000
-/** Partitions of the documents topic whose batches this instance builds at once (see the stream's `concurrency`). */
-const BUILDS_IN_PARALLEL = 4
 /** Chunks whose inserts may still run while the next is built. */
 const WRITES_IN_FLIGHT = 2
+/**
+ * How long a batch waits for the table sink before the runner backs off and tries again. Longer
+ * than the consumer's session timeout: the runner heartbeats meanwhile, and the wait (in slices)
+ * gives the batch up once it is stale (rebalance, stop).
+ */
+const SINK_WAIT_MS = 60_000
 
 export interface IndexedDocument { type: SearchType; id: number; built: Built; analyzed: AnalyzedDoc }
 
@@ -74,50 +66,91 @@ export interface Percolation<Hit> {
 
 export interface IndexerDeps {
   cfg: Config; kafka: Kafka; registry: Registry; log: Logger; db: Db; catalogue: Catalogue; watermarks?: Watermarks
-  /** The consumer groups' timeouts (tests shorten them). */
+  /** The indexer consumer's group timeouts (tests shorten them). */
   consumerTimeouts?: ConsumerTimeouts
-  /** Told of every chunk of documents built (tests and benchmarks count builds per document). */
-  onBuilt?: (type: SearchType, ids: readonly number[]) => void
 }
 
+interface Change { resource: string; event: EntityEvent; source: Incoming }
+
 export async function startSearchIndexer<Hit>(deps: IndexerDeps, percolation?: Percolation<Hit>) {
-  const { cfg, db } = deps
+  const { cfg, db, catalogue: cat } = deps
   const log = deps.log.child({ stream: SEARCH_INDEXER })
   const source = createDocumentSource(db)
+  const decode = createDecoder(deps.registry)
   const version = createVersioner()
   const { watermarks, release: releaseWatermarks } = await useWatermarks(deps)
-  const entityTopics = [...searchedTopics(cfg, deps.catalogue).keys()]
-  const topic = searchDocumentsTopic(cfg)
-  const partitions = await ensureDocumentKeysTopic(deps)
+  const resources = [...new Set(Object.values(SEARCH_SOURCES).flat())].filter((r) => cat.has(r))
+  const byTopic = new Map(resources.map((r) => [entityTopic(cfg, r), r]))
+  const table = (name: string) => sql`${ident(db.database)}.${ident(name)}`
   const live = liveVersionReloader(db, log)
   // changes that a document's last build already saw are not built again (seen-changes.ts)
   const seen = createSeenChanges()
-  const indexed = createCommitWatch(deps.kafka, groupId(cfg, SEARCH_DOCUMENTS), topic)
+  // the documents each opinion, party… was last indexed into: a row that moves leaves them (parents.ts)
+  const parents = createParentLedger(db)
+
+  /** Waits until the table sink has applied every message of the batch. */
+  async function sinkCaughtUp(last: readonly PartitionOffset[], batch: BatchContext | undefined): Promise<void> {
+    for (const { topic, partition, offset } of last) {
+      if (!await keepAlive(batch, SINK_WAIT_MS, (ms) => watermarks.waitUntilApplied(topic, partition, String(offset), ms), 'waiting for the table sink')) {
+        throw new DependencyError('table sink', topic, `has not applied offset ${offset} of partition ${partition} within ${SINK_WAIT_MS / 1000} s; is the table-sink role running?`)
+      }
+    }
+  }
 
   /** Per document of the chunk, its newest indexed row's text hash and text version. */
   async function previousTexts(type: SearchType, ids: number[]): Promise<Map<number, PreviousText>> {
     const rows = await db.withKeys<{ id: number; hash: number; text_version: number; deleted: number }>(ids, 'Int64', (k) => sql`
       SELECT id, argMax(text_hash, version) AS hash, argMax(text_version, version) AS text_version, argMax(is_deleted, version) AS deleted
-      FROM ${ident(db.database)}.${ident(searchTables(type).docs)} WHERE id IN ${k} GROUP BY id`)
+      FROM ${table(searchTables(type).docs)} WHERE id IN ${k} GROUP BY id`)
     return new Map(rows.map((r) => [Number(r.id), { hash: Number(r.hash), textVersion: Number(r.text_version), deleted: Number(r.deleted) === 1 }]))
   }
 
-  async function index(keys: DocumentKey[]): Promise<void> {
-    if (!keys.length) return
+  /** A deleted row's last live state (its relations say which documents held it); best effort. */
+  async function lastLiveRows(resource: string, keys: string[]): Promise<Row[]> {
+    const r = cat.get(resource)
+    const typed = r.keyKind === 'int' ? keys.map(Number) : keys
+    return db.withKeys<Row>(typed, r.keyKind === 'int' ? 'Int64' : 'String', (k) => sql`
+      SELECT * FROM ${table(r.table)} WHERE ${ident(r.key)} IN ${k} AND _deleted = 0 ORDER BY _version DESC LIMIT 1 BY ${ident(r.key)}`)
+  }
+
+  async function index(changes: Change[], batch?: BatchContext): Promise<void> {
+    if (!changes.length) return
+    const last = lastOffsets(changes)
+    await sinkCaughtUp(last, batch)
+    const rowsOf = new Map<string, Row[]>()
+    const deleted = new Map<string, string[]>()
+    for (const { resource, event } of changes) {
+      if (event.op === 'upsert' && event.entity) {
+        const list = rowsOf.get(resource) ?? []
+        list.push(event.entity)
+        rowsOf.set(resource, list)
+      } else {
+        deleted.set(resource, [...(deleted.get(resource) ?? []), event.key])
+      }
+    }
+    for (const [resource, keys] of deleted) {
+      const r = cat.get(resource)
+      const gone = keys.map((k) => ({ [r.key]: r.keyKind === 'int' ? Number(k) : k }))
+      rowsOf.set(resource, [...(rowsOf.get(resource) ?? []), ...gone, ...await lastLiveRows(resource, keys)])
+    }
+    const parentsNow = parentsAfter(changes.map((c) => ({ resource: c.resource, ...c.event })))
+    const parentsBefore = await parents.recorded(parentsNow)
     const hits: Hit[] = []
     const reloads = new Set<SearchType>()
     const builds: [SearchType, number[], Offsets][] = []
     const writes: Promise<void>[] = []
+    const lastByKey: Offsets = new Map(last.map((p) => [offsetKey(p.topic, p.partition), p.offset]))
     let documents = 0
     let seenBefore = 0
-    for (const [type, docs] of wantedOf(keys)) {
-      // a key that asks only if the document is indexed is decided here, by the owner, after
-      // every earlier key of the document was built
-      const conditional = [...docs].filter(([, w]) => w.ifIndexed).map(([id]) => id)
-      const inIndex = new Set(await source.indexed(type, conditional))
-      const asked = [...docs].filter(([id, w]) => !w.ifIndexed || inIndex.has(id))
-      const list = asked.filter(([id, w]) => !seen.saw(type, id, w.after)).map(([id]) => id)
-      seenBefore += asked.length - list.length
+    for (const type of Object.keys(SEARCH_TYPES) as SearchType[]) {
+      const ids = new Set<number>()
+      for (const resource of SEARCH_SOURCES[type]) {
+        const rows = rowsOf.get(resource)
+        // with the parents a moved or deleted row was last indexed under
+        if (rows?.length) for (const id of await source.affected(type, resource, rows, [...parentsBefore.get(resource)?.values() ?? []].flat())) ids.add(id)
+      }
+      const list = [...ids].filter((id) => !seen.saw(type, id, lastByKey))
+      seenBefore += ids.size - list.length
       for (let i = 0; i < list.length; i += CHUNK) {
         const chunk = list.slice(i, i + CHUNK)
         const applied = appliedNow()
@@ -126,7 +159,7 @@ export async function startSearchIndexer<Hit>(deps: IndexerDeps, percolation?: P
         const now = new Date().toISOString()
         const docs: IndexDoc[] = []
         const results: unknown[][] = []
-        const indexedDocs: IndexedDocument[] = []
+        const indexed: IndexedDocument[] = []
         for (const id of chunk) {
           const b = built.get(id) ?? null
           if (!b) {
@@ -137,11 +170,10 @@ export async function startSearchIndexer<Hit>(deps: IndexerDeps, percolation?: P
           const analyzed = analyzeDocument(type, b.doc)
           docs.push({ doc: analyzed, version: v, ...textVersionOf(before.get(id), textHash(type, b.doc), v) })
           results.push([type, id, b.result, b.created, now, v, 0])
-          if (percolation) indexedDocs.push({ type, id, built: b, analyzed })
+          if (percolation) indexed.push({ type, id, built: b, analyzed })
         }
-        deps.onBuilt?.(type, chunk)
         // a chunk's documents are matched now and let go: a catch-up batch touches tens of thousands
-        if (percolation) for (const hit of percolation.match(indexedDocs)) hits.push(hit)
+        if (percolation) for (const hit of percolation.match(indexed)) hits.push(hit)
         // the chunk's inserts go on while the next chunk (or type) is built: the server works
         // beside this process instead of in turn with it
         const write = startIndexRowsWrite(db, cfg.clickhouseUrl, type, toIndexRows(type, docs))
@@ -158,68 +190,52 @@ export async function startSearchIndexer<Hit>(deps: IndexerDeps, percolation?: P
     // Committed only once searchable (see liveVersionReloader).
     await Promise.all([...reloads].map((type) => live.changed(type)))
     if (percolation && hits.length) await percolation.deliver(hits)
+    await parents.record(parentsNow, parentsBefore, version())
     for (const [type, chunk, applied] of builds) seen.record(type, chunk, applied)
-    log.debug({ keys: keys.length, documents, seenBefore }, 'search documents indexed')
+    log.debug({ changes: changes.length, documents, seenBefore }, 'search documents indexed')
   }
 
-  /** The sink's applied offsets now, on every entity topic whose changes touch documents. */
+  /** The sink's applied offsets now, on every topic the indexer reads. */
   function appliedNow(): Offsets {
     const out = new Map<string, bigint>()
-    for (const t of entityTopics) for (const [partition, offset] of watermarks.appliedOf(t)) out.set(offsetKey(t, partition), offset)
+    for (const topic of byTopic.keys()) for (const [partition, offset] of watermarks.appliedOf(topic)) out.set(offsetKey(topic, partition), offset)
     return out
   }
 
-  const def: StreamDef<DocumentKey, DocumentKey[]> = {
-    name: SEARCH_DOCUMENTS,
-    groupId: groupId(cfg, SEARCH_DOCUMENTS),
-    topics: [topic],
-    dlqTopic: dlqTopic(cfg, SEARCH_DOCUMENTS),
-    decode: async (m) => decodeDocumentKey(m.message.value),
-    transform: (events) => events.map((e) => e.event),
+  const def: StreamDef<Change, Change[]> = {
+    name: SEARCH_INDEXER,
+    groupId: groupId(cfg, SEARCH_INDEXER),
+    topics: [...byTopic.keys()],
+    dlqTopic: dlqTopic(cfg, SEARCH_INDEXER),
+    async decode(m) {
+      const resource = byTopic.get(m.topic)!
+      return { resource, event: validateEntityEvent(await decode(m.message.value), cat.get(resource).key), source: m }
+    },
+    transform: (events) => events.map((e) => ({ ...e.event, source: e.source })),
     sink: index,
-    afterCommit: (c) => indexed.committed(c.partition, BigInt(c.offset)),
-    // partitions hold different documents: their batches are independent, and built side by side
-    // their inserts share the reloads of the live versions (coalesced per type) instead of each
-    // paying one in turn
-    concurrency: BUILDS_IN_PARALLEL,
     timeouts: deps.consumerTimeouts,
   }
   const stream = await startStream(def, deps)
-  const repartition = await startRepartition({ ...deps, watermarks, source, indexed, partitions }).catch(async (err) => {
-    await stream.stop(); await indexed.stop(); await releaseWatermarks()
-    throw err
-  })
   return {
-    /** The consumer of the entity topics (the repartition stage), whose commits mean indexed. */
-    consumer: repartition.consumer,
-    /** The consumer of the documents topic. */
-    documents: stream.consumer,
-    async stop() {
-      // the entity side first: a batch of it waiting for the indexer is given up uncommitted
-      await repartition.stop()
-      await stream.stop()
-      await indexed.stop()
-      await releaseWatermarks()
-    },
+    consumer: stream.consumer,
+    async stop() { await stream.stop(); await releaseWatermarks() },
   }
 }
 
-/** Creates the documents topic if missing; its partition count (an existing topic keeps its own). */
-async function ensureDocumentKeysTopic(deps: Pick<IndexerDeps, 'cfg' | 'kafka'>): Promise<number> {
-  const admin = deps.kafka.admin()
-  await admin.connect()
-  try {
-    const config = documentKeysTopicConfig(deps.cfg)
-    await ensureTopics(admin, [config])
-    // another instance may have created it a moment ago, and a busy broker can answer "unknown
-    // topic" for a while after it is created: the consumers subscribe once its metadata is served
-    await pRetry(() => admin.fetchTopicMetadata({ topics: [config.topic] }), {
-      retries: 30, minTimeout: 200, factor: 1.5, maxTimeout: 2_000,
-      shouldRetry: ({ error }) => (error as Error & { retriable?: boolean }).retriable === true,
-    })
-    return (await retryRetriable(() => admin.fetchTopicOffsets(config.topic))).length
-  } finally { await admin.disconnect() }
+/** Per partition, the last offset of the changes. */
+function lastOffsets(changes: readonly Change[]): PartitionOffset[] {
+  const out = new Map<string, PartitionOffset>()
+  for (const { source: s } of changes) {
+    const key = offsetKey(s.topic, s.partition)
+    const offset = BigInt(s.message.offset)
+    const at = out.get(key)
+    if (!at) out.set(key, { topic: s.topic, partition: s.partition, offset })
+    else if (at.offset < offset) at.offset = offset
+  }
+  return [...out.values()]
 }
+
+interface PartitionOffset { topic: string; partition: number; offset: bigint }
 
 export interface PreviousText { hash: number; textVersion: number; deleted: boolean }
 
