@@ -10,6 +10,7 @@ import fastifyStatic from '@fastify/static'
 import { sql, ident } from '../../core/sql.js'
 import type { Db } from '../../core/clickhouse.js'
 import { ART_DIR, ART_EXTENSIONS, isArtName, isServableMp3Path } from '../../domain/audio/paths.js'
+import { mkdir } from 'node:fs/promises'
 
 export const STORAGE_PREFIX = '/storage/'
 
@@ -18,6 +19,8 @@ const NAMED_TTL_MS = 30_000
 const NAMED_MAX = 10_000
 
 export async function registerAudioFiles(app: FastifyInstance, deps: { db: Db; storageDir: string }): Promise<void> {
+  // The folder exists before the first MP3 does (@fastify/static warns about a missing root).
+  await mkdir(deps.storageDir, { recursive: true })
   await app.register(fastifyStatic, { root: deps.storageDir, serve: false, decorateReply: true })
   const named = new Map<string, { ok: boolean; until: number }>()
 

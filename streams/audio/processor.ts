@@ -139,7 +139,10 @@ export function startAudioProcessor(deps: AudioDeps): AudioProcessor {
       })
       outcomes.inc({ outcome: 'failed', reason: failure.reason })
       // A record without any original is common (metadata-only sources) and not news.
-      log[failure.reason === 'no-original' ? 'debug' : 'warn']({ id, reason: failure.reason, failures, retryInMs: delay }, `audio: ${failure.message}`)
+      // Expected states are not warnings: a record without an original, or one whose docket the
+      // table sink has not written yet (the first load publishes them side by side; retried).
+      const expected = failure.reason === 'no-original' || (failure.reason === 'no-docket' && failures === 1)
+      log[expected ? 'debug' : 'warn']({ id, reason: failure.reason, failures, retryInMs: delay }, `audio: ${failure.message}`)
     } finally { inFlight.delete(id) }
   }
 
