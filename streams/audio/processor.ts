@@ -87,6 +87,9 @@ function differs(a: Row, b: Row): boolean {
   return ['local_path_mp3', 'duration', 'processing_complete', 'sha1'].some((f) => a[f] !== b[f])
 }
 
+/** Stands in for ffmpeg where a record has no original: conversion stops at the fetch, before any tool runs. */
+const NO_TOOLS: FfmpegTools = { ffmpeg: 'ffmpeg', ffprobe: 'ffprobe' }
+
 export function startAudioProcessor(deps: AudioDeps): AudioProcessor {
   const { cfg, clock } = deps
   const log = deps.log.child({ stream: AUDIO_PROCESSOR })
@@ -100,7 +103,12 @@ export function startAudioProcessor(deps: AudioDeps): AudioProcessor {
   let stream: Awaited<ReturnType<typeof startStream>> | undefined
   let retryTimer: NodeJS.Timeout | undefined
   let stopping = false
-  let tools: FfmpegTools
+  // ffmpeg is looked for (and installed if missing) when the first record with an original comes:
+  // a deployment or a test with no originals never installs it.
+  let toolsReady: Promise<FfmpegTools> | undefined
+  const toolsOf = () => (toolsReady ??= deps.tools ? Promise.resolve(deps.tools) : ensureFfmpeg((m) => log.info(m)))
+  const hasOriginal = (record: Row) => Boolean(record.download_url) ||
+    (typeof record.local_path_original_file === 'string' && record.local_path_original_file !== '' && existsSync(path.join(storageDir, record.local_path_original_file)))
 
   async function publish(record: Row, next: Row): Promise<void> {
     if (!differs(record, next)) return
@@ -118,6 +126,8 @@ export function startAudioProcessor(deps: AudioDeps): AudioProcessor {
       if (!docket) throw new AudioFailure('no-docket', `docket ${String(record.docket_id)} is not in the dockets table (yet)`)
       const facts = argumentFacts(record, docket, cfg.publicBaseUrl)
       const mp3Path = mp3PathFor({ id, case_name: record.case_name, local_path_mp3: record.local_path_mp3 }, facts.dateArgued)
+      let tools: FfmpegTools
+      try { tools = hasOriginal(record) ? await toolsOf() : NO_TOOLS } catch (err) { throw new AudioFailure('transcode-failed', `ffmpeg is not available: ${(err as Error).message}`) }
       const done = await convert({ tools, fetcher, art, storageDir, transcodeTimeoutMs: deps.transcodeTimeoutMs ?? TRANSCODE_TIMEOUT_MS }, {
         record, courtId: facts.courtId, courtName: facts.courtName, tags: audioTags(facts), mp3Path, previous,
       })
@@ -183,7 +193,6 @@ export function startAudioProcessor(deps: AudioDeps): AudioProcessor {
   }
 
   const started = (async () => {
-    tools = deps.tools ?? await ensureFfmpeg((m) => log.info(m))
     const stale = await removeStaleTemporaries(storageDir)
     if (stale) log.info({ removed: stale }, 'audio: temporary files of a stopped run removed')
     if (stopping) return
