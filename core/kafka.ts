@@ -10,8 +10,8 @@ const LEVELS: Record<number, 'error' | 'warn' | 'info' | 'debug'> = {
   [logLevel.ERROR]: 'error', [logLevel.WARN]: 'warn', [logLevel.INFO]: 'info', [logLevel.DEBUG]: 'debug',
 }
 
-/** Broker answers KafkaJS retries by itself: a cluster starting, a leader moving. */
-const RETRIABLE = /coordinator is loading|coordinator is not available|not the correct coordinator|leadership election|not the leader for that topic-partition|does not host this topic-partition|Topic creation errors|There is no leader for this topic-partition/i
+/** Broker answers KafkaJS retries by itself: a cluster starting, a leader moving, a member evicted by a rebalance (it rejoins; what it had not committed is read again). */
+const RETRIABLE = /coordinator is loading|coordinator is not aware of this member|coordinator is not available|not the correct coordinator|leadership election|not the leader for that topic-partition|does not host this topic-partition|Topic creation errors|There is no leader for this topic-partition/i
 
 /** A KafkaJS client whose log lines go through our logger instead of the console. */
 export function createKafka(cfg: Pick<Config, 'kafkaBrokers'>, log: Logger, clientId = 'lds'): Kafka {
