@@ -53,7 +53,6 @@ interface Topic extends EntityTopic { buffer: Message[]; bytes: number }
 /** The publishers' part of a connector's work: queue changes, wait for Kafka, stop. */
 export type BatchPublisher = Pick<Publisher, 'start' | 'upsert' | 'delete' | 'flush' | 'stop' | 'stats'>
 
-/** Creates the entity topics that are missing, registers their schemas, and returns each resource's topic. */
 /** The prepared topic of a resource; an unknown resource is the record's fault (InvalidRecord). */
 export function topicFor<T>(topics: ReadonlyMap<string, T>, resource: string): T {
   const t = topics.get(resource)
@@ -61,6 +60,7 @@ export function topicFor<T>(topics: ReadonlyMap<string, T>, resource: string): T
   return t
 }
 
+/** Creates the entity topics that are missing, registers their schemas, and returns each resource's topic. */
 export async function prepareEntityTopics(deps: Pick<PublisherDeps, 'cfg' | 'kafka' | 'registry' | 'catalogue'>): Promise<Map<string, EntityTopic>> {
   const { cfg, kafka, registry, catalogue: cat } = deps
   await ensureEntityTopics(cfg, kafka, cat)
