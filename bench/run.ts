@@ -13,6 +13,10 @@ const runs: [string, string[]][] = [
   ['api.ts', quick ? ['--quick'] : []],
   ['search.ts', quick ? ['--quick'] : []],
   ['webhooks.ts', quick ? ['--quick'] : []],
+  ['feeds.ts', quick ? ['--quick'] : []],
+  ['mirror.ts', quick ? ['--records', '5000'] : []],
+  ['audio.ts', quick ? ['--quick'] : []],
+  ['idle.ts', quick ? ['--seconds', '20'] : []],
 ]
 let failed = 0
 for (const [file, args] of runs) {
