@@ -12,7 +12,7 @@ FROM node:20-bookworm-slim
 RUN apt-get update \
  && apt-get install -y --no-install-recommends ffmpeg ca-certificates \
  && rm -rf /var/lib/apt/lists/* \
- && mkdir -p /data && chown node:node /data
+ && mkdir -p /data/storage && chown -R node:node /data
 WORKDIR /app
 ENV NODE_ENV=production LDS_DATA_DIR=/data
 COPY --from=deps --chown=node:node /app/node_modules ./node_modules

@@ -2,7 +2,7 @@
  * The files the audio role makes, served from the storage root (LDS_STORAGE_DIR) under `/storage/`:
  * `/storage/<local_path_mp3>` (the reference serves the same paths from its storage host) and the
  * seals and logo under `/storage/art/`. Only paths of those two shapes are reachable, and an MP3
- * only while an unblocked record names it. Range requests, ETag and Last-Modified, conditional
+ * only while an unblocked record names it and the file is there. Range requests, ETag and Last-Modified, conditional
  * GETs and cache headers come from @fastify/static (`send`).
  */
 import type { FastifyInstance } from 'fastify'
@@ -10,7 +10,8 @@ import fastifyStatic from '@fastify/static'
 import { sql, ident } from '../../core/sql.js'
 import type { Db } from '../../core/clickhouse.js'
 import { ART_DIR, ART_EXTENSIONS, isArtName, isServableMp3Path } from '../../domain/audio/paths.js'
-import { mkdir } from 'node:fs/promises'
+import { mkdir, stat } from 'node:fs/promises'
+import path from 'node:path'
 
 export const STORAGE_PREFIX = '/storage/'
 
@@ -45,6 +46,9 @@ export async function registerAudioFiles(app: FastifyInstance, deps: { db: Db; s
       return reply.sendFile(rest, { maxAge: '1d', immutable: false })
     }
     if (!isServableMp3Path(rest) || !(await servable(rest))) return reply.code(404).send(notFound)
+    // The audio role removes a file its record no longer uses (deleted, moved) before the answer
+    // above expires: a file that is gone is a plain 404.
+    if (!(await stat(path.join(deps.storageDir, rest)).then((s) => s.isFile(), () => false))) return reply.code(404).send(notFound)
     // A changed original is renamed over the same path: caches revalidate (ETag) after an hour.
     return reply.type('audio/mpeg').sendFile(rest, { maxAge: '1h', acceptRanges: true, etag: true, lastModified: true })
   }

@@ -1,6 +1,7 @@
 /**
  * Where an oral argument's optimized MP3 lives under the storage root, in the reference's shape
- * `mp3/<yyyy>/<mm>/<dd>/<case_name>.mp3` (the day argued), and which paths the file server may hand out.
+ * `mp3/<yyyy>/<mm>/<dd>/<case_name>.mp3` (the day argued) with the record's id added,
+ * `<case_name>_<id>.mp3`, and which paths the file server may hand out.
  */
 
 /** The field's limit (schemas/catalogue/audio.ts): the path must fit in it. */
@@ -19,13 +20,21 @@ export function fileSlug(name: string, max = 60): string {
   return slug.slice(0, max).replace(/[_.]+$/, '') || 'argument'
 }
 
+/** Whether `path` is one the role names for record `id`: servable, its file name ending in `_<id>.mp3`. */
+export function isOwnMp3Path(path: string, id: number): boolean {
+  return isServableMp3Path(path) && path.endsWith(`_${id}.mp3`)
+}
+
 /**
- * The record's MP3 path: the one it names when that is a path we serve (records from the
- * reference keep theirs), else one made from the day argued, the case name and the id (unique).
+ * The record's MP3 path: the one it names when that is the role's own path for this record (a
+ * version the role published, or an export of this service), else one made from the day argued,
+ * the case name and the id. The id makes it unique: a path another record names (the reference's
+ * `<case_name>.mp3`, shared by two arguments of one name) is never taken, so no file is overwritten
+ * by another record's; and reprocessing the same record gives the same path.
  */
 export function mp3PathFor(record: { id: number; case_name?: unknown; local_path_mp3?: unknown }, dateArgued: string): string {
   const named = typeof record.local_path_mp3 === 'string' ? record.local_path_mp3 : ''
-  if (isServableMp3Path(named)) return named
+  if (isOwnMp3Path(named, record.id)) return named
   const [y, m, d] = dateArgued.split('-')
   return `mp3/${y}/${m}/${d}/${fileSlug(String(record.case_name ?? ''))}_${record.id}.mp3`
 }
@@ -38,4 +47,11 @@ export const ART_EXTENSIONS = ['png', 'jpg', 'jpeg'] as const
 /** Court ids are short lower-case words (schemas/catalogue/courts.ts): nothing else names an art file. */
 export function isArtName(name: string): boolean {
   return /^[a-z0-9_-]{1,40}$/.test(name)
+}
+
+/** The kind of image a file's first bytes show (the pictures an MP3 carries and players show: PNG or JPEG), else undefined. */
+export function imageKindOf(head: Uint8Array): 'png' | 'jpg' | undefined {
+  if (head.length >= 8 && [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a].every((b, i) => head[i] === b)) return 'png'
+  if (head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return 'jpg'
+  return undefined
 }

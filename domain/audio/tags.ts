@@ -31,12 +31,16 @@ export function audioTags(f: ArgumentFacts): AudioTags {
   const docket = f.docketNumber ? `Docket number: ${f.docketNumber}. ` : ''
   return {
     title: f.caseName || `Oral argument ${f.id}`,
-    artist: f.courtName,
-    album: `${f.courtName} oral arguments`,
+    ...courtTags(f.courtName),
     year,
     date: `${day}${month}`,
     comment: `Argued ${f.dateArgued}. ${docket}${f.recordUrl}`,
   }
+}
+
+/** The tags that name the court: what a court's rename changes in its arguments' files. */
+export function courtTags(courtName: string): Pick<AudioTags, 'artist' | 'album'> {
+  return { artist: courtName, album: `${courtName} oral arguments` }
 }
 
 /**

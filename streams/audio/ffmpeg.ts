@@ -61,6 +61,19 @@ export function transcodeArgs(input: string, output: string, tags: AudioTags, ar
   ]
 }
 
+/**
+ * ffmpeg's arguments to give a made MP3 new tags: every stream copied as it is (no transcode; the
+ * pictures keep their types and titles), the given tags replacing the file's.
+ */
+export function retagArgs(input: string, output: string, tags: Partial<AudioTags>): string[] {
+  const names: Record<keyof AudioTags, string> = { title: 'title', artist: 'artist', album: 'album', year: 'date', date: 'TDAT', comment: 'comment' }
+  const metadata = (Object.keys(tags) as (keyof AudioTags)[]).flatMap((k) => ['-metadata', `${names[k]}=${tags[k]}`])
+  return [
+    '-hide_banner', '-nostdin', '-loglevel', 'error', '-y', '-i', input, '-map', '0', '-c', 'copy', ...metadata,
+    '-id3v2_version', '3', '-write_id3v1', '0', '-fflags', '+bitexact', '-f', 'mp3', output,
+  ]
+}
+
 export interface Probe {
   formatName: string
   durationSeconds: number

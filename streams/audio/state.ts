@@ -3,11 +3,14 @@
  * storage root (`.audio-state/<id>.json`, written to a temporary name and renamed): beside the
  * MP3s it describes, so a restarted or moved role sees the same state as its files.
  * `done`: the MP3 at `mp3Path` was made from the original with SHA-1 `originalSha1` and the tags
- * of `fingerprint`. `failed`: the last attempt failed (`reason`); `nextAttemptAt` when it is tried
- * again (null: not before the record changes); `record` is the version to try again with.
+ * `tags` (of court `courtId`; `fingerprint` of both). `failed`: the last attempt failed (`reason`); `nextAttemptAt` when it is tried
+ * again (null: not before the record changes); `record` is the version to try again with; `mp3Path`
+ * the file an earlier success left, if any (removed once it is replaced or the record deleted).
+ * A deleted record's state is removed with its file.
  */
-import { mkdir, readFile, readdir, rename, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
+import type { AudioTags } from '../../domain/audio/tags.js'
 
 export interface AudioState {
   status: 'done' | 'failed'
@@ -16,6 +19,8 @@ export interface AudioState {
   fingerprint?: string
   originalSha1?: string
   mp3Path?: string
+  courtId?: string
+  tags?: AudioTags
   failures?: number
   reason?: string
   message?: string
@@ -28,6 +33,10 @@ export const STATE_DIR = '.audio-state'
 export interface StateStore {
   get(id: number): Promise<AudioState | undefined>
   put(id: number, state: AudioState): Promise<void>
+  /** Forgets a record (a file already gone is fine). */
+  remove(id: number): Promise<void>
+  /** Every record's state. */
+  list(): Promise<{ id: number; state: AudioState }[]>
   /** Failed records whose next attempt is due at `now`. */
   due(now: number): Promise<{ id: number; state: AudioState }[]>
 }
@@ -46,7 +55,10 @@ export function createStateStore(storageDir: string): StateStore {
       await writeFile(tmp, JSON.stringify(state))
       await rename(tmp, fileOf(id))
     },
-    async due(now) {
+    async remove(id) {
+      await rm(fileOf(id), { force: true })
+    },
+    async list() {
       let names: string[]
       try { names = await readdir(dir) } catch { return [] }
       const out: { id: number; state: AudioState }[] = []
@@ -55,9 +67,12 @@ export function createStateStore(storageDir: string): StateStore {
         const id = Number(name.replace(/\.json$/, ''))
         if (!Number.isInteger(id)) continue
         const state = await this.get(id)
-        if (state?.status === 'failed' && state.nextAttemptAt != null && state.nextAttemptAt <= now) out.push({ id, state })
+        if (state) out.push({ id, state })
       }
       return out
+    },
+    async due(now) {
+      return (await this.list()).filter(({ state }) => state.status === 'failed' && state.nextAttemptAt != null && state.nextAttemptAt <= now)
     },
   }
 }

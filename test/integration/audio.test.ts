@@ -5,7 +5,7 @@
  * bad original ends as a failed state with its reason.
  */
 import t from 'tap'
-import { mkdtempSync, writeFileSync, statSync, rmSync, mkdirSync } from 'node:fs'
+import { existsSync, mkdtempSync, writeFileSync, statSync, rmSync, mkdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { spawnSync } from 'node:child_process'
@@ -194,4 +194,70 @@ t.test('the same original again is a no-op', async (t) => {
   await publisher.flush()
   t.equal(await ends(), published, 'no new version published')
   t.equal(statSync(file).mtimeMs, before, 'the file was not made again')
+})
+
+const audioVersions = async () => {
+  const admin = rt.kafka.admin()
+  await admin.connect()
+  try { return (await admin.fetchTopicOffsets(entityTopic(rt.cfg, 'audio'))).reduce((n, p) => n + Number(p.high), 0) } finally { await admin.disconnect() }
+}
+
+t.test('a new case name: the MP3 moves to its new path, the old file is removed and not served', async (t) => {
+  const old = String((await states.get(1))!.mp3Path)
+  t.ok(existsSync(path.join(storage, old)), 'the old file is there before')
+  // A source's new version: it knows nothing of the role's path.
+  await pub.upsert('audio', { ...records.wav, case_name: 'Smith & Sons v. Jonas' })
+  await pub.flush()
+  await waitFor(async () => (await rows()).get(1)?.local_path_mp3 !== old && (await rows()).get(1)?.processing_complete === true, 'the new path published', 30_000, 200)
+  const now = String((await rows()).get(1)!.local_path_mp3)
+  t.equal(now, 'mp3/2024/03/05/smith_sons_v._jonas_1.mp3')
+  t.ok(existsSync(path.join(storage, now)), 'the new file is there')
+  await waitFor(async () => !existsSync(path.join(storage, old)), 'the old file removed', 30_000, 100)
+  t.equal((await app.inject({ url: `/storage/${old}` })).statusCode, 404, 'the old path is not served')
+  t.equal((await app.inject({ url: `/storage/${now}` })).statusCode, 200, 'the new one is')
+})
+
+t.test('two records naming one path: two files, neither overwrites the other', async (t) => {
+  const shared = 'mp3/2024/03/05/same_v._name.mp3'
+  for (const id of [8, 9]) await pub.upsert('audio', { ...records.wav, id, case_name: 'Same v. Name', case_name_short: `Same ${id}`, local_path_mp3: shared })
+  await pub.flush()
+  await waitFor(async () => (await states.get(8))?.status === 'done' && (await states.get(9))?.status === 'done', 'both made', 30_000, 200)
+  const [a, b] = [String((await states.get(8))!.mp3Path), String((await states.get(9))!.mp3Path)]
+  t.same([a, b], ['mp3/2024/03/05/same_v._name_8.mp3', 'mp3/2024/03/05/same_v._name_9.mp3'], 'each record its own path')
+  for (const [file, id] of [[a, 8], [b, 9]] as const) t.match((await probe(tools, path.join(storage, file))).tags.comment, `/audio/${id}/case/`, `${file} is record ${id}'s`)
+  t.notOk(existsSync(path.join(storage, shared)), 'nothing written at the shared path')
+})
+
+t.test('a deleted record: its file is removed and not served; a replayed delete is harmless', async (t) => {
+  await waitFor(async () => (await rows()).get(8)?.processing_complete === true, 'record 8 applied', 30_000, 200)
+  const file = String((await rows()).get(8)!.local_path_mp3)
+  t.equal((await app.inject({ url: `/storage/${file}` })).statusCode, 200, 'served while the record is there')
+  await pub.delete('audio', 8)
+  await pub.flush()
+  await waitFor(async () => !existsSync(path.join(storage, file)), 'the deleted record\'s file removed', 30_000, 100)
+  t.equal(await states.get(8), undefined, 'its state is gone')
+  t.equal((await app.inject({ url: `/storage/${file}` })).statusCode, 404, 'not served')
+  await pub.delete('audio', 8)
+  await pub.flush()
+  await consumedAll(rt, AUDIO_PROCESSOR, [entityTopic(rt.cfg, 'audio')], 'the audio role')
+  t.ok(existsSync(path.join(storage, String((await states.get(9))!.mp3Path))), 'the record of the same name keeps its file')
+})
+
+t.test('a court renamed: its MP3s are re-tagged in place, no new version published', async (t) => {
+  const file = path.join(storage, String((await states.get(1))!.mp3Path))
+  const before = await probe(tools, file)
+  const versions = await audioVersions()
+  await pub.upsert('courts', { id: 'ca9', full_name: 'United States Court of Appeals for the Ninth Circuit', short_name: 'Ninth Circuit', position: 1, jurisdiction: 'F', citation_string: '9th Cir.', date_modified: '2024-06-01T00:00:00Z' })
+  await pub.flush()
+  await waitFor(async () => (await probe(tools, file)).tags.artist === 'United States Court of Appeals for the Ninth Circuit', 'the new artist tag', 30_000, 200)
+  const after = await probe(tools, file)
+  t.equal(after.tags.album, 'United States Court of Appeals for the Ninth Circuit oral arguments')
+  t.equal(after.tags.title, before.tags.title, 'the other tags kept')
+  t.same(after.pictures, before.pictures, 'the same pictures, of the same types')
+  t.same(after.audio, before.audio, 'the same audio (stream copy)')
+  t.ok(Math.abs(after.durationSeconds - before.durationSeconds) < 0.1, 'of the same length')
+  t.equal((await states.get(1))?.tags?.artist, 'United States Court of Appeals for the Ninth Circuit', 'the state knows the new tags')
+  await consumedAll(rt, AUDIO_PROCESSOR, [entityTopic(rt.cfg, 'courts')], 'the audio role')
+  await publisher.flush()
+  t.equal(await audioVersions(), versions, 'no new version of the record published')
 })

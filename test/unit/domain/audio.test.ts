@@ -2,7 +2,7 @@
 import t from 'tap'
 import { XMLParser } from 'fast-xml-parser'
 import { audioTags, outputFingerprint, type ArgumentFacts } from '../../../domain/audio/tags.js'
-import { mp3PathFor, isServableMp3Path, fileSlug, MP3_PATH_MAX } from '../../../domain/audio/paths.js'
+import { mp3PathFor, isServableMp3Path, isOwnMp3Path, fileSlug, MP3_PATH_MAX } from '../../../domain/audio/paths.js'
 import { audioRetryDelay, AUDIO_RETRY_DELAYS_MS } from '../../../domain/audio/retry.js'
 import { podcastXml, itunesDuration } from '../../../domain/audio/podcast.js'
 import { sealSvg } from '../../../domain/audio/art-svg.js'
@@ -28,14 +28,29 @@ t.test('fingerprint: a new original or new tags make a new file', async (t) => {
   t.not(outputFingerprint('a', tags), outputFingerprint('a', audioTags({ ...facts, caseName: 'Smith v. Jones' })))
 })
 
-t.test('MP3 path: the day argued and the case name, or the servable path the record names', async (t) => {
+t.test('MP3 path: the day argued, the case name and the id, or the record\'s own path it names', async (t) => {
   t.equal(mp3PathFor({ id: 42, case_name: 'Smith & Sons v. Jones' }, '2024-03-05'), 'mp3/2024/03/05/smith_sons_v._jones_42.mp3')
-  t.equal(mp3PathFor({ id: 1, case_name: 'x', local_path_mp3: 'mp3/2014/06/09/ander_v._leo.mp3' }, '2024-03-05'), 'mp3/2014/06/09/ander_v._leo.mp3', 'the reference\'s own path is kept')
+  const own = 'mp3/2014/06/09/ander_v._leo_1.mp3'
+  t.equal(mp3PathFor({ id: 1, case_name: 'Renamed', local_path_mp3: own }, '2024-03-05'), own, 'the path the role gave this record is kept (stable on reprocessing)')
+  t.equal(mp3PathFor({ id: 1, case_name: 'x' }, '2024-03-05'), mp3PathFor({ id: 1, case_name: 'x', local_path_mp3: mp3PathFor({ id: 1, case_name: 'x' }, '2024-03-05') }, '2024-03-05'), 'the role\'s published version maps to the same path')
+  t.equal(mp3PathFor({ id: 2, case_name: 'x', local_path_mp3: own }, '2024-03-05'), 'mp3/2024/03/05/x_2.mp3', 'another record\'s path is not taken')
+  t.equal(mp3PathFor({ id: 12, case_name: 'x', local_path_mp3: 'mp3/2024/03/05/x_112.mp3' }, '2024-03-05'), 'mp3/2024/03/05/x_12.mp3', 'nor one whose id only ends in this one')
+  t.notOk(isOwnMp3Path('mp3/2024/03/05/x_112.mp3', 12))
+  t.ok(isOwnMp3Path('mp3/2024/03/05/x_112.mp3', 112))
   t.equal(mp3PathFor({ id: 1, case_name: 'x', local_path_mp3: '../../etc/passwd' }, '2024-03-05'), 'mp3/2024/03/05/x_1.mp3', 'an unsafe path is replaced')
   const long = mp3PathFor({ id: 123456789, case_name: 'Ünïcode Corp. '.repeat(20) }, '2024-03-05')
   t.ok(long.length <= MP3_PATH_MAX && isServableMp3Path(long), `${long} fits the field and is servable`)
   t.equal(fileSlug('  ...  '), 'argument')
   for (const bad of ['mp3/2024/03/05/../x.mp3', '/mp3/2024/03/05/x.mp3', 'originals/a.mp3', 'mp3/2024/03/05/.hidden.mp3', 'mp3/2024/03/05/x.wav']) t.notOk(isServableMp3Path(bad), bad)
+})
+
+t.test('MP3 path: two records of one name (the reference\'s shared path) get two files', async (t) => {
+  const shared = 'mp3/2014/06/09/ander_v._leo.mp3'
+  const a = mp3PathFor({ id: 7, case_name: 'Ander v. Leo', local_path_mp3: shared }, '2014-06-09')
+  const b = mp3PathFor({ id: 8, case_name: 'Ander v. Leo', local_path_mp3: shared }, '2014-06-09')
+  t.not(a, b)
+  t.same([a, b], ['mp3/2014/06/09/ander_v._leo_7.mp3', 'mp3/2014/06/09/ander_v._leo_8.mp3'])
+  t.ok(isServableMp3Path(a) && isServableMp3Path(b))
 })
 
 t.test('retry schedule: bounded', async (t) => {

@@ -163,3 +163,17 @@ t.test('every role runs, in the topology\'s instance count; the API behind one p
   t.match(readFileSync(path.join(PROJECT_ROOT, 'infra/cluster/compose/nginx.conf'), 'utf8'), /server api:8000/)
   t.match(String(services.api.environment?.REDIS_URL), /^redis:\/\/redis:/, 'counters shared through Redis')
 })
+
+t.test('the audio role and the API share the storage volume: the API serves what the role writes', async (t) => {
+  const storageOf = (name: string) => String(services[name].environment?.LDS_STORAGE_DIR ?? '')
+  const volumeAt = (name: string, dir: string) => (services[name].volumes ?? []).map((v) => v.split(':')).find(([, target]) => target === dir)?.[0]
+  const dir = storageOf('audio')
+  t.match(dir, /^\//, 'the audio role\'s LDS_STORAGE_DIR is set')
+  t.equal(storageOf('api'), dir, 'the API reads the same folder')
+  const volume = volumeAt('audio', dir)
+  t.ok(volume && compose.volumes && volume in compose.volumes, `a named volume (${volume}) at ${dir} in the audio role`)
+  t.equal(volumeAt('api', dir), volume, 'the same volume at the same folder in the API')
+  t.equal(services.api.deploy?.replicas, API_INSTANCES, 'every API replica mounts it (one service)')
+  // The image's unprivileged user owns the folder, so a new volume there is writable by the role.
+  t.match(readFileSync(path.join(PROJECT_ROOT, 'Dockerfile'), 'utf8'), new RegExp(`mkdir -p ${dir}\\b.*chown -R node:node`))
+})
