@@ -2,6 +2,7 @@
  * Local infrastructure without Docker:
  *
  *   npx tsx infra/cli.ts up|down|status|reset [--only kafka,registry,clickhouse]
+ *   npx tsx infra/cli.ts clean [--older-than 1h]
  *   (npm run infra -- up …)
  *
  *   up      install what is missing (Maven Central jars, npm engine) and start what is not
@@ -11,6 +12,8 @@
  *   down    stop what was started from this data dir, in reverse order.
  *   status  a table on stdout; exit 1 when any selected service is down.
  *   reset   down, then remove each service's data and log (installed jars under <dataDir>/lib stay).
+ *   clean   remove test deployments (topics, groups, databases, subjects) that killed test runs left
+ *           behind, older than --older-than (default 1h); `npm test` runs it before the tests.
  *
  * Progress goes to stderr with timings. Exit codes: 0 done, 1 a service failed (or is down, for
  * `status`), 2 usage error.
@@ -125,7 +128,13 @@ function table(rows: ServiceStatus[]): string {
   return cells.map((c) => c.map((v, i) => (i === c.length - 1 ? v : v.padEnd(widths[i]))).join('  ').trimEnd()).join('\n')
 }
 
-const USAGE = 'usage: npx tsx infra/cli.ts up|down|status|reset [--only kafka,registry,clickhouse]'
+const USAGE = 'usage: npx tsx infra/cli.ts up|down|status|reset [--only kafka,registry,clickhouse]\n       npx tsx infra/cli.ts clean [--older-than 1h|30m]'
+
+/** "1h", "30m": the age past which a test deployment is stale. */
+function parseAge(value: string | undefined): number | undefined {
+  const m = /^(\d+)(m|h)$/.exec(value ?? '')
+  return m ? Number(m[1]) * (m[2] === 'h' ? 3_600_000 : 60_000) : undefined
+}
 
 export async function main(argv: string[]): Promise<number> {
   const args = [...argv]
@@ -139,6 +148,11 @@ export async function main(argv: string[]): Promise<number> {
   }
   const cmd = args[0]
   if (cmd === '--help' || cmd === '-h' || cmd === 'help') { console.log(USAGE); return 0 }
+  if (cmd === 'clean') {
+    const olderThanMs = args.length === 1 ? 3_600_000 : args[1] === '--older-than' && args.length === 3 ? parseAge(args[2]) : undefined
+    if (olderThanMs === undefined) { console.error(USAGE); return 2 }
+    return clean(loadConfig(), olderThanMs)
+  }
   if (args.length !== 1 || !['up', 'down', 'status', 'reset'].includes(cmd)) { console.error(USAGE); return 2 }
 
   const cfg = loadConfig()
@@ -167,6 +181,20 @@ export async function main(argv: string[]): Promise<number> {
     return 1
   }
   return 2
+}
+
+async function clean(cfg: Config, olderThanMs: number): Promise<number> {
+  const t0 = Date.now()
+  const log: Log = (m) => process.stderr.write(`[infra +${((Date.now() - t0) / 1000).toFixed(1)}s] ${m}\n`)
+  const { removeStaleTestDeployments } = await import('./stale-deployments.js')
+  try {
+    const r = await removeStaleTestDeployments(cfg, log, { olderThanMs })
+    log(`clean: ${r.deployments} stale test deployment(s) removed (${r.topics} topics, ${r.groups} groups, ${r.databases} databases, ${r.subjects} subjects) in ${secs(Date.now() - t0)}`)
+    return 0
+  } catch (err) {
+    log(`clean: ${(err as Error).message} (are the services up? \`npx tsx infra/cli.ts status\`)`)
+    return 1
+  }
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
