@@ -5,7 +5,10 @@
  * On the real stack (its own topic prefix and database, removed at the end), N docket changes
  * published, then read back:
  * 1. An outside consumer (kafkajs with the registry client, as examples/node does) reading the
- *    dockets topic from the beginning → events/s. The peer for the HTTP feed below.
+ *    dockets topic from the beginning → events/s and µs of this process's CPU per event, on the
+ *    internal PLAINTEXT listener and as a consumer of `lds consumers create` on the SASL/SCRAM one,
+ *    in alternating rounds (best of each): SASL ÷ internal, goal ≥ 0.8. The internal read is the
+ *    peer for the HTTP feed below.
  * 2. The HTTP change feed as Server-Sent Events (GET /api/rest/v4/changes/): one client from the
  *    beginning → events/s, and `--clients` clients at once → events/s delivered in all.
  * 3. Change → client: with the clients caught up, one change every 50 ms for 10 s; from the
@@ -27,6 +30,8 @@ import { createRuntime, prepare, removeDeployment } from '../bin/runtime.js'
 import { createUser } from '../bin/users.js'
 import { openPublisher } from '../core/events/publisher.js'
 import { entityTopic } from '../schemas/events/names.js'
+import { createConsumer, revokeConsumer, type ConsumerDeps } from '../bin/commands/consumers.js'
+import { scramUsers } from '../bin/commands/scram-users.js'
 import { buildApp } from '../api/app.js'
 import { parseFlags } from '../test/kit/args.js'
 import { waitFor } from '../test/kit/wait-for.js'
@@ -35,6 +40,7 @@ const flags = parseFlags('npx tsx bench/feeds.ts', ({ quick }) => ({
   quick: { type: 'boolean', help: 'small sizes' },
   events: { type: 'number', default: quick ? 20_000 : 100_000, help: 'docket changes published and read back' },
   clients: { type: 'number', default: quick ? 20 : 100, help: 'event-stream clients at once' },
+  rounds: { type: 'number', default: quick ? 2 : 3, help: 'reads of the topic on each listener, alternating' },
 }))
 
 const ts = '2024-03-01T10:00:00.123456+00:00'
@@ -44,6 +50,33 @@ const percentile = (xs: number[], p: number) => { const s = [...xs].sort((a, b) 
 const id = `bench${randomBytes(3).toString('hex')}`
 const cfg = loadConfig({ ...process.env, LDS_TOPIC_PREFIX: `${id}.`, CLICKHOUSE_DATABASE: id, LOG_LEVEL: 'error', LDS_RATE_USER: '1000000000/hour' })
 const rt = createRuntime(cfg, createLogger(cfg))
+const consumers: ConsumerDeps = { ...rt, scram: scramUsers(cfg, say) }
+const saslName = `${id}-bench`
+
+interface Read { eventsPerSecond: number; cpuUsPerEvent: number }
+const best = (reads: Read[]): Read => ({ eventsPerSecond: Math.max(...reads.map((r) => r.eventsPerSecond)), cpuUsPerEvent: Math.min(...reads.map((r) => r.cpuUsPerEvent)) })
+
+/** Reads the dockets topic from the beginning in a new group, decoding every value as a consumer would. */
+async function readDockets(kafka: Kafka, groupId: string, registry: SchemaRegistry): Promise<Read> {
+  const consumer = kafka.consumer({ groupId })
+  await consumer.connect()
+  await consumer.subscribe({ topic: entityTopic(cfg, 'dockets'), fromBeginning: true })
+  let consumed = 0
+  let firstAt = 0
+  let cpuAtFirst = process.cpuUsage()
+  const done = new Promise<{ at: number; cpu: NodeJS.CpuUsage }>((resolve) => {
+    void consumer.run({
+      eachBatch: async ({ batch }) => {
+        if (!firstAt) { firstAt = performance.now(); cpuAtFirst = process.cpuUsage() }
+        for (const m of batch.messages) { await registry.decode(m.value!); consumed++ }
+        if (consumed >= flags.events) resolve({ at: performance.now(), cpu: process.cpuUsage(cpuAtFirst) })
+      },
+    })
+  })
+  const end = await done
+  await consumer.disconnect()
+  return { eventsPerSecond: flags.events / ((end.at - firstAt) / 1000), cpuUsPerEvent: (end.cpu.user + end.cpu.system) / flags.events }
+}
 
 /** Reads SSE `changes` events from the feed until `until` says enough; calls `onChange` per change. */
 async function follow(base: string, token: string, after: string, onChange: (c: { key: string; entity: Record<string, unknown> | null }) => void, until: () => boolean): Promise<void> {
@@ -76,27 +109,26 @@ try {
   }
   await pub.flush()
 
-  // 1. The outside consumer, the peer.
-  say('outside consumer…')
+  // 1. The outside consumer on the internal listener (the peer) and on the SASL one.
   const registry = new SchemaRegistry({ host: cfg.schemaRegistryUrl })
-  const kafka = new Kafka({ clientId: 'bench-feeds', brokers: [...cfg.kafkaBrokers], logLevel: logLevel.WARN })
-  const consumer = kafka.consumer({ groupId: `${cfg.topicPrefix}bench-outside` })
-  await consumer.connect()
-  await consumer.subscribe({ topic: entityTopic(cfg, 'dockets'), fromBeginning: true })
-  let consumed = 0
-  let firstAt = 0
-  const consumerDone = new Promise<number>((resolve) => {
-    void consumer.run({
-      eachBatch: async ({ batch }) => {
-        if (!firstAt) firstAt = performance.now()
-        for (const m of batch.messages) { await registry.decode(m.value!); consumed++ }
-        if (consumed >= flags.events) resolve(performance.now())
-      },
-    })
-  })
-  const consumerEnd = await consumerDone
-  const outsideRate = flags.events / ((consumerEnd - firstAt) / 1000)
-  await consumer.disconnect()
+  const internal = new Kafka({ clientId: 'bench-feeds', brokers: [...cfg.kafkaBrokers], logLevel: logLevel.WARN })
+  say(`creating the SASL consumer ${saslName}…`)
+  const { brokers, sasl, ssl } = await createConsumer(consumers, saslName)
+  const outside = new Kafka({ clientId: 'bench-feeds-sasl', brokers, sasl, ssl, logLevel: logLevel.WARN })
+  const internalReads: Read[] = []
+  const saslReads: Read[] = []
+  for (let round = 1; round <= flags.rounds; round++) {
+    // Alternating which goes first, so neither always reads a warmer cache.
+    const order = round % 2 ? ['internal', 'sasl'] as const : ['sasl', 'internal'] as const
+    for (const which of order) {
+      say(`outside consumer, ${which} listener, round ${round}…`)
+      if (which === 'internal') internalReads.push(await readDockets(internal, `${cfg.topicPrefix}bench-outside-${round}`, registry))
+      else saslReads.push(await readDockets(outside, `${saslName}.bench-${round}`, registry))
+    }
+  }
+  const internalRead = best(internalReads)
+  const saslRead = best(saslReads)
+  const outsideRate = internalRead.eventsPerSecond
 
   // 2. One event-stream client, then many at once.
   say('one event-stream client…')
@@ -139,13 +171,20 @@ try {
 
   const result = {
     events: flags.events, clients: flags.clients,
-    outsideConsumer: { eventsPerSecond: Math.round(outsideRate) },
+    outsideConsumer: { eventsPerSecond: Math.round(outsideRate), cpuUsPerEvent: +internalRead.cpuUsPerEvent.toFixed(1) },
+    saslConsumer: {
+      eventsPerSecond: Math.round(saslRead.eventsPerSecond), cpuUsPerEvent: +saslRead.cpuUsPerEvent.toFixed(1),
+      ratioToInternal: +(saslRead.eventsPerSecond / internalRead.eventsPerSecond).toFixed(2),
+      cpuRatioToInternal: +(internalRead.cpuUsPerEvent / saslRead.cpuUsPerEvent).toFixed(2),
+      rounds: { internal: internalReads.map((r) => Math.round(r.eventsPerSecond)), sasl: saslReads.map((r) => Math.round(r.eventsPerSecond)) },
+    },
     eventStream: { oneClientEventsPerSecond: Math.round(oneClient), manyClientsEventsPerSecond: Math.round(manyClients), ratioToOutsideConsumer: +(oneClient / outsideRate).toFixed(2) },
     changeToClient: { samples: latencies.length, p50Ms: +percentile(latencies, 0.5).toFixed(1), p99Ms: +percentile(latencies, 0.99).toFixed(1) },
   }
   console.log(`| case | result | goal |
 |---|---:|---|
-| outside consumer (kafkajs + registry), dockets from the beginning | ${result.outsideConsumer.eventsPerSecond.toLocaleString('en-US')} events/s | the peer |
+| outside consumer (kafkajs + registry), dockets from the beginning, internal listener | ${result.outsideConsumer.eventsPerSecond.toLocaleString('en-US')} events/s, ${result.outsideConsumer.cpuUsPerEvent} µs CPU/event | the peer |
+| the same over SASL/SCRAM-SHA-512 (\`lds consumers create\`) | ${result.saslConsumer.eventsPerSecond.toLocaleString('en-US')} events/s (${result.saslConsumer.ratioToInternal} of internal), ${result.saslConsumer.cpuUsPerEvent} µs CPU/event (${result.saslConsumer.cpuRatioToInternal} of internal's rate per CPU) | ≥ 0.8 |
 | event stream, one client from the beginning | ${result.eventStream.oneClientEventsPerSecond.toLocaleString('en-US')} events/s (${result.eventStream.ratioToOutsideConsumer} of the consumer) | |
 | event stream, ${flags.clients} clients at once | ${result.eventStream.manyClientsEventsPerSecond.toLocaleString('en-US')} events/s in all | |
 | change → client (10 clients, ${CHANGES} changes) | p50 ${result.changeToClient.p50Ms} ms, p99 ${result.changeToClient.p99Ms} ms | p99 ≤ 1 s |`)
@@ -153,6 +192,7 @@ try {
   mkdirSync(out, { recursive: true })
   writeFileSync(path.join(out, 'feeds.json'), JSON.stringify(result, null, 2))
 } finally {
+  await revokeConsumer(consumers, saslName).catch(() => undefined)
   await removeDeployment(rt).catch(() => undefined)
   await rt.close()
 }

@@ -36,7 +36,7 @@ const GOAL_TOTAL_PCT = 5
 // Ports apart from the shared defaults and from test/fresh-clone.sh.
 const env: NodeJS.ProcessEnv = {
   ...process.env,
-  PORT: '38000', LDS_KAFKA_PORT: '39092', LDS_KAFKA_CONTROLLER_PORT: '39093', LDS_REGISTRY_PORT: '38081',
+  PORT: '38000', LDS_KAFKA_PORT: '39092', LDS_KAFKA_CONTROLLER_PORT: '39093', LDS_KAFKA_SASL_PORT: '39094', LDS_REGISTRY_PORT: '38081',
   LDS_CLICKHOUSE_HTTP_PORT: '38123', LDS_CLICKHOUSE_TCP_PORT: '39000', LDS_DATA_DIR: flags['data-dir'],
   LOG_LEVEL: 'info',
 }

@@ -176,6 +176,39 @@ program.command('publish <resource> [file]')
     if (report.refused.length) process.exitCode = 2
   }))
 
+const consumers = program.command('consumers').description('Outside readers of the public topics: SCRAM users on the SASL listener (LDS_KAFKA_SASL_PORT) that may read the public topics and commit offsets in their own groups, nothing else.')
+consumers.command('create <name>')
+  .description('Create a consumer and print its client settings (the password is shown once): READ on each public topic, groups named <name>.… for its offsets.')
+  .option('--json', 'one line {"brokers", "sasl", "ssl", "topics"} that new Kafka(…) of kafkajs takes as it is')
+  .option('--rotate', 'the consumer exists: give it a new password and grant this deployment\'s current public topics again')
+  .action(async (name: string, o: { json?: boolean; rotate?: boolean }) => withConsumers(async (deps) => {
+    const { createConsumer, consumerSettingsText } = await import('./commands/consumers.js')
+    const settings = await createConsumer(deps, name, { rotate: o.rotate }, (m) => console.error(m))
+    console.log(o.json ? JSON.stringify(settings) : consumerSettingsText(settings))
+  }))
+consumers.command('revoke <name>')
+  .description('Delete a consumer\'s credential (it can no longer connect) and its ACLs (open connections lose access).')
+  .action(async (name: string) => withConsumers(async (deps) => {
+    const { revokeConsumer } = await import('./commands/consumers.js')
+    const r = await revokeConsumer(deps, name)
+    console.log(`consumer ${name} revoked: ${r.credential ? 'credential deleted' : 'it had no credential'}, ${r.acls} ACLs deleted`)
+  }))
+consumers.command('list')
+  .description('List the SCRAM users and how many of this deployment\'s public topics each may read.')
+  .action(async () => withConsumers(async (deps) => {
+    const { listConsumers } = await import('./commands/consumers.js')
+    for (const c of await listConsumers(deps)) console.log(`${c.name}\t${c.topics} public topics`)
+  }))
+
+/** Consumers need the runtime's Kafka and catalogue, not the tables: no migration. */
+async function withConsumers(fn: (deps: import('./commands/consumers.js').ConsumerDeps) => Promise<void>) {
+  const rt = createRuntime()
+  try {
+    const { scramUsers } = await import('./commands/scram-users.js')
+    await fn({ ...rt, scram: scramUsers(rt.cfg, (m) => console.error(m)) })
+  } finally { await rt.close() }
+}
+
 const webhooks = program.command('webhooks').description('Manage webhook endpoints (also at /api/rest/v4/webhooks/).')
 webhooks.command('add <user> <url>')
   .description('Add an endpoint for a user; prints it with its signing secret.')

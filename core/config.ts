@@ -49,7 +49,8 @@ export interface Config {
   readonly objectCacheEntries: number
   /** The most MB of rendered details the API reads once after its read model caught up (0: none). */
   readonly readModelWarmMb: number
-  readonly ports: Readonly<{ kafka: number; kafkaController: number; registry: number; clickhouseHttp: number; clickhouseTcp: number }>
+  /** `kafkaSasl`: the SASL/SCRAM listener outside consumers use (`lds consumers create`); the service itself uses `kafka`. */
+  readonly ports: Readonly<{ kafka: number; kafkaController: number; kafkaSasl: number; registry: number; clickhouseHttp: number; clickhouseTcp: number }>
   /**
    * The most memory one query of the local ClickHouse may take, in MB (default 40 % of RAM): a
    * heavy query fails alone instead of taking the whole server's memory, which fails every other
@@ -96,6 +97,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const ports = {
     kafka: int(env, 'LDS_KAFKA_PORT', 9092),
     kafkaController: int(env, 'LDS_KAFKA_CONTROLLER_PORT', 9093),
+    kafkaSasl: int(env, 'LDS_KAFKA_SASL_PORT', 9094),
     registry: int(env, 'LDS_REGISTRY_PORT', 8081),
     clickhouseHttp: int(env, 'LDS_CLICKHOUSE_HTTP_PORT', 8123),
     clickhouseTcp: int(env, 'LDS_CLICKHOUSE_TCP_PORT', 9000),

@@ -5,6 +5,10 @@
  * <dataDir>/logs/kafka.log, pid in <dataDir>/run. The local cluster (infra/cluster/) starts three
  * nodes described the same way (KafkaNode) with startKafkaNode / stopKafkaNode.
  *
+ * Listeners: PLAINTEXT (the service, and inter-broker), CONTROLLER, and CONSUMERS (SASL/SCRAM-SHA-512,
+ * LDS_KAFKA_SASL_PORT) for outside consumers, whose SCRAM users and ACLs `lds consumers create`
+ * makes; KRaft's StandardAuthorizer checks everything (authProperties).
+ *
  * KafkaJS 2.2.4 against Kafka 4.1.2 (checked 2026-11-22 with a throw-away script and
  * test/integration/infra-kafka.test.ts; Kafka 4 removed the oldest protocol versions, KafkaJS
  * negotiates newer ones, so no fallback to 3.9.1 was needed):
@@ -53,6 +57,8 @@ export interface KafkaNode {
   nodeId: number
   port: number
   controllerPort: number
+  /** the SASL/SCRAM-SHA-512 listener for outside consumers (ACLs apply; the PLAINTEXT one is the service's) */
+  saslPort: number
   /** controller.quorum.voters: id@127.0.0.1:port of every controller */
   voters: string
   /** replication factor of new topics and of Kafka's own (offsets, transactions) */
@@ -78,9 +84,9 @@ export interface KafkaNode {
 /** The single-node stack's broker, from the configuration. */
 export function singleKafkaNode(cfg: Config): KafkaNode {
   const p = kafkaPaths(cfg)
-  const { kafka: port, kafkaController: ctl } = cfg.ports
+  const { kafka: port, kafkaController: ctl, kafkaSasl: saslPort } = cfg.ports
   return {
-    name: 'kafka', nodeId: 1, port, controllerPort: ctl, voters: `1@127.0.0.1:${ctl}`, replication: 1, minInsync: 1,
+    name: 'kafka', nodeId: 1, port, controllerPort: ctl, saslPort, voters: `1@127.0.0.1:${ctl}`, replication: 1, minInsync: 1,
     lib: p.lib, home: p.home, log: p.log, pid: p.pid, lock: p.lock, heap: { min: '256m', max: '1g' },
     // One idle local node: the controller writes a no-op record to the metadata log every 500 ms by
     // default (to show it is alive to observers, of which a single node has none), and the log cleaner
@@ -97,11 +103,12 @@ function serverProperties(n: KafkaNode): string {
 process.roles=broker,controller
 node.id=${n.nodeId}
 controller.quorum.voters=${n.voters}
-listeners=PLAINTEXT://127.0.0.1:${port},CONTROLLER://127.0.0.1:${ctl}
-advertised.listeners=PLAINTEXT://127.0.0.1:${port}
+listeners=PLAINTEXT://127.0.0.1:${port},CONTROLLER://127.0.0.1:${ctl},${SASL_LISTENER}://127.0.0.1:${n.saslPort}
+advertised.listeners=PLAINTEXT://127.0.0.1:${port},${SASL_LISTENER}://127.0.0.1:${n.saslPort}
 controller.listener.names=CONTROLLER
-listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT
+listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT,${SASL_LISTENER}:SASL_PLAINTEXT
 inter.broker.listener.name=PLAINTEXT
+${authProperties()}
 log.dirs=${nodeFiles(n).data}
 num.partitions=1
 default.replication.factor=${n.replication}
@@ -123,6 +130,26 @@ num.io.threads=2
 message.max.bytes=16777216
 replica.fetch.max.bytes=16777216
 ${n.extraProperties ?? ''}`
+}
+
+/** The listener outside consumers connect to; its principals are SCRAM users (`lds consumers create`). */
+const SASL_LISTENER = 'CONSUMERS'
+const SCRAM_MECHANISM = 'SCRAM-SHA-512'
+
+/**
+ * SCRAM on the consumers' listener, and KRaft's own authorizer. The PLAINTEXT and CONTROLLER
+ * listeners authenticate nobody, so their principal is User:ANONYMOUS: making it a super user keeps
+ * the service, inter-broker replication and the controllers exactly as they were, while a SCRAM
+ * user gets only what its ACLs grant (nothing, when it has none).
+ */
+function authProperties(): string {
+  const l = SASL_LISTENER.toLowerCase()
+  return `sasl.enabled.mechanisms=${SCRAM_MECHANISM}
+listener.name.${l}.sasl.enabled.mechanisms=${SCRAM_MECHANISM}
+listener.name.${l}.${SCRAM_MECHANISM.toLowerCase()}.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;
+authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer
+super.users=User:ANONYMOUS
+allow.everyone.if.no.acl.found=false`
 }
 
 /** log4j2 to stdout, which startDetached sends to <dataDir>/logs/kafka.log. */
@@ -264,6 +291,9 @@ export async function startKafkaNode(n: KafkaNode, log: (m: string) => void): Pr
     }
     if (await tcpPortOpen('127.0.0.1', n.controllerPort)) {
       throw new Error(`${n.name}: controller port 127.0.0.1:${n.controllerPort} is already taken`)
+    }
+    if (await tcpPortOpen('127.0.0.1', n.saslPort)) {
+      throw new Error(`${n.name}: SASL port 127.0.0.1:${n.saslPort} is already taken (LDS_KAFKA_SASL_PORT picks another)`)
     }
     if (!libVersion(n.lib)) throw new Error(`${n.name}: not installed (no kafka_2.13 jar in ${n.lib}); run \`npx tsx infra/cli.ts up\``)
     mkdirSync(f.data, { recursive: true })

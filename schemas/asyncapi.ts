@@ -21,6 +21,8 @@ export interface AsyncApiOptions {
   topicPrefix: string
   /** Partitions of an entity topic created by this deployment. */
   partitions: number
+  /** The SASL/SCRAM listener's port on the first broker's host, where outside consumers connect (`lds consumers create`). */
+  saslPort?: number
 }
 
 export type AsyncApiDocument = Record<string, unknown> & {
@@ -55,6 +57,7 @@ export function toAsyncApi(cat: Catalogue, o: AsyncApiOptions): AsyncApiDocument
   const resources = publicFeedResources(cat)
   const avro = resources.map((r) => toAvro(cat, r))
   const [broker = '127.0.0.1:9092'] = o.brokers
+  const registryBinding = { kafka: { schemaRegistryUrl: o.schemaRegistryUrl, schemaRegistryVendor: 'confluent', bindingVersion: KAFKA_BINDING } }
   const channels: AsyncApiDocument['channels'] = {}
   const operations: Record<string, unknown> = {}
   const messages: Record<string, Record<string, unknown>> = {}
@@ -111,12 +114,24 @@ export function toAsyncApi(cat: Catalogue, o: AsyncApiOptions): AsyncApiDocument
       kafka: {
         host: broker,
         protocol: 'kafka',
-        description: 'The Kafka cluster of this deployment.',
-        bindings: { kafka: { schemaRegistryUrl: o.schemaRegistryUrl, schemaRegistryVendor: 'confluent', bindingVersion: KAFKA_BINDING } },
+        description: o.saslPort === undefined ? 'The Kafka cluster of this deployment.' : 'The Kafka cluster of this deployment, its internal listener (no authentication; the service\'s own).',
+        bindings: registryBinding,
       },
+      ...(o.saslPort === undefined ? {} : {
+        'kafka-sasl': {
+          host: `${broker.replace(/:\d+$/, '')}:${o.saslPort}`,
+          protocol: 'kafka',
+          description: 'The listener for outside consumers: SASL/SCRAM-SHA-512 without TLS, with credentials from `lds consumers create <name>`, which may read the public topics and commit offsets in groups named `<name>.…`.',
+          security: [{ $ref: '#/components/securitySchemes/scram' }],
+          bindings: registryBinding,
+        },
+      }),
     },
     channels,
     operations,
-    components: { messages },
+    components: {
+      messages,
+      ...(o.saslPort === undefined ? {} : { securitySchemes: { scram: { type: 'scramSha512', description: 'A consumer\'s username and password, printed once by `lds consumers create`.' } } }),
+    },
   }
 }

@@ -31,7 +31,7 @@ async function latestVersion(registryUrl: string, subject: string): Promise<Subj
 
 export function registerAsyncApi(app: FastifyInstance, deps: { catalogue: Catalogue; cfg: Config }): void {
   const { cfg } = deps
-  const doc = toAsyncApi(deps.catalogue, { brokers: cfg.kafkaBrokers, schemaRegistryUrl: cfg.schemaRegistryUrl, topicPrefix: cfg.topicPrefix, partitions: cfg.partitions })
+  const doc = toAsyncApi(deps.catalogue, { brokers: cfg.kafkaBrokers, schemaRegistryUrl: cfg.schemaRegistryUrl, topicPrefix: cfg.topicPrefix, partitions: cfg.partitions, saslPort: cfg.ports.kafkaSasl })
   const messages = Object.values(doc.components.messages)
   let versions: { at: number; body: Promise<{ json: string; complete: boolean }> } | null = null
 

@@ -30,6 +30,7 @@ export function clusterEnv(mainDataDir: string): Record<string, string> {
   return {
     LDS_DATA_DIR: clusterDir(mainDataDir),
     KAFKA_BROKERS: kafkaBootstrap(),
+    LDS_KAFKA_SASL_PORT: String(KAFKA_BROKERS[0].saslPort),
     LDS_KAFKA_REPLICATION: String(KAFKA_REPLICATION.factor),
     LDS_REGISTRY_PORT: String(REGISTRY_PORT),
     SCHEMA_REGISTRY_URL: `http://127.0.0.1:${REGISTRY_PORT}/apis/ccompat/v7`,
@@ -54,7 +55,7 @@ export function kafkaNodes(mainCfg: Config): KafkaNode[] {
   return KAFKA_BROKERS.map((b) => {
     const name = kafkaBrokerName(b)
     return {
-      name, nodeId: b.id, port: b.port, controllerPort: b.controllerPort, voters,
+      name, nodeId: b.id, port: b.port, controllerPort: b.controllerPort, saslPort: b.saslPort, voters,
       replication: KAFKA_REPLICATION.factor, minInsync: KAFKA_REPLICATION.minInsync,
       lib: kafkaPaths(mainCfg).lib, // the single-node stack's jars: one install serves both
       home: path.join(dir, name),

@@ -14,6 +14,8 @@ export interface KafkaBrokerNode {
   id: number
   port: number
   controllerPort: number
+  /** the SASL/SCRAM listener of outside consumers */
+  saslPort: number
 }
 
 export interface ClickHouseNode {
@@ -39,9 +41,9 @@ export interface RoleGroup {
 }
 
 export const KAFKA_BROKERS: readonly KafkaBrokerNode[] = [
-  { id: 1, port: 19092, controllerPort: 19093 },
-  { id: 2, port: 19094, controllerPort: 19095 },
-  { id: 3, port: 19096, controllerPort: 19097 },
+  { id: 1, port: 19092, controllerPort: 19093, saslPort: 19191 },
+  { id: 2, port: 19094, controllerPort: 19095, saslPort: 19192 },
+  { id: 3, port: 19096, controllerPort: 19097, saslPort: 19193 },
 ]
 
 /** Copies of each topic, and how many must have a write before it is acknowledged (acks=all). */

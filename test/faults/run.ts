@@ -1,8 +1,8 @@
 /**
  * The fault suite (`npm run faults`): kills and outages against the real stack, each case on its
  * own topic prefix and database, all on the suite's own infrastructure instance (data dir
- * .data/faults; Kafka 19092/19093, registry 18081, ClickHouse 18123/19001, API 18000; each
- * overridable: LDS_FAULTS_DATA_DIR, LDS_FAULTS_KAFKA_PORT, LDS_FAULTS_KAFKA_CONTROLLER_PORT,
+ * .data/faults; Kafka 19092/19093 (SASL 19098), registry 18081, ClickHouse 18123/19001, API 18000;
+ * each overridable: LDS_FAULTS_DATA_DIR, LDS_FAULTS_KAFKA_PORT, LDS_FAULTS_KAFKA_CONTROLLER_PORT, LDS_FAULTS_KAFKA_SASL_PORT,
  * LDS_FAULTS_REGISTRY_PORT, LDS_FAULTS_CLICKHOUSE_HTTP_PORT, LDS_FAULTS_CLICKHOUSE_TCP_PORT,
  * LDS_FAULTS_API_PORT; LDS_FAULTS_LOG_LEVEL for the children, default info; LDS_FAULTS_PARTITIONS,
  * default 4, 2 with --small).
@@ -75,7 +75,7 @@ async function main(): Promise<number> {
     const n = await killAllRoles(true)
     if (n) log(`killed ${n} child process(es) left running`)
     if (opts.keep) {
-      const vars = ['LDS_DATA_DIR', 'LDS_KAFKA_PORT', 'LDS_KAFKA_CONTROLLER_PORT', 'LDS_REGISTRY_PORT', 'LDS_CLICKHOUSE_HTTP_PORT', 'LDS_CLICKHOUSE_TCP_PORT'].map((k) => `${k}=${instance[k]}`).join(' ')
+      const vars = ['LDS_DATA_DIR', 'LDS_KAFKA_PORT', 'LDS_KAFKA_CONTROLLER_PORT', 'LDS_KAFKA_SASL_PORT', 'LDS_REGISTRY_PORT', 'LDS_CLICKHOUSE_HTTP_PORT', 'LDS_CLICKHOUSE_TCP_PORT'].map((k) => `${k}=${instance[k]}`).join(' ')
       log(`--keep: the fault infrastructure stays up; to stop it: ${vars} npx tsx infra/cli.ts down`)
     }
     else await downInstance(cfg, log).catch((err) => log(`infra down failed: ${(err as Error).message}`))

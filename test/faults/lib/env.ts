@@ -18,6 +18,7 @@ const INSTANCE: readonly { name: string; override: string; dflt: string }[] = [
   { name: 'LDS_DATA_DIR', override: 'LDS_FAULTS_DATA_DIR', dflt: '.data/faults' },
   { name: 'LDS_KAFKA_PORT', override: 'LDS_FAULTS_KAFKA_PORT', dflt: '19092' },
   { name: 'LDS_KAFKA_CONTROLLER_PORT', override: 'LDS_FAULTS_KAFKA_CONTROLLER_PORT', dflt: '19093' },
+  { name: 'LDS_KAFKA_SASL_PORT', override: 'LDS_FAULTS_KAFKA_SASL_PORT', dflt: '19098' },
   { name: 'LDS_REGISTRY_PORT', override: 'LDS_FAULTS_REGISTRY_PORT', dflt: '18081' },
   { name: 'LDS_CLICKHOUSE_HTTP_PORT', override: 'LDS_FAULTS_CLICKHOUSE_HTTP_PORT', dflt: '18123' },
   { name: 'LDS_CLICKHOUSE_TCP_PORT', override: 'LDS_FAULTS_CLICKHOUSE_TCP_PORT', dflt: '19001' },
