@@ -8,11 +8,20 @@ import { fileURLToPath } from 'node:url'
 
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 
+/** The schema registry user the service writes as (the local registry's only writer). */
+export const REGISTRY_SERVICE_USER = 'lds'
+
 export interface Config {
   readonly kafkaBrokers: readonly string[]
   /** The codec entity events are published with (LDS_KAFKA_COMPRESSION: lz4, the default, or none). */
   readonly kafkaCompression: 'lz4' | 'none'
   readonly schemaRegistryUrl: string
+  /**
+   * The login the service writes to the registry with (SCHEMA_REGISTRY_USER, SCHEMA_REGISTRY_PASSWORD);
+   * unset: the local registry's own service login, kept beside its data (core/registry.ts). Readers
+   * (decoding, outside consumers) need none.
+   */
+  readonly schemaRegistryAuth: Readonly<{ username: string; password: string }> | undefined
   readonly clickhouseUrl: string
   readonly clickhouseDatabase: string
   readonly port: number
@@ -111,6 +120,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const cfg: Config = {
     kafkaBrokers: (env.KAFKA_BROKERS || `127.0.0.1:${ports.kafka}`).split(',').map((s) => s.trim()).filter(Boolean),
     schemaRegistryUrl: env.SCHEMA_REGISTRY_URL || `http://127.0.0.1:${ports.registry}/apis/ccompat/v7`,
+    schemaRegistryAuth: env.SCHEMA_REGISTRY_PASSWORD ? { username: env.SCHEMA_REGISTRY_USER || REGISTRY_SERVICE_USER, password: env.SCHEMA_REGISTRY_PASSWORD } : undefined,
     clickhouseUrl: env.CLICKHOUSE_URL || `http://127.0.0.1:${ports.clickhouseHttp}`,
     clickhouseDatabase: env.CLICKHOUSE_DATABASE || 'lds',
     port,

@@ -5,8 +5,10 @@
  */
 import { SchemaRegistry, SchemaType } from '@kafkajs/confluent-schema-registry'
 import TimeoutMiddleware from 'mappersmith/middleware/timeout'
+import { existsSync, readFileSync } from 'node:fs'
+import path from 'node:path'
 import pRetry from 'p-retry'
-import type { Config } from './config.js'
+import { REGISTRY_SERVICE_USER, type Config } from './config.js'
 import { DependencyError, localLogFile } from './dependency-error.js'
 
 export { SchemaRegistry }
@@ -20,12 +22,31 @@ export interface Registry {
   registerAvro(subject: string, schema: object): Promise<number>
 }
 
-export function createRegistry(cfg: Pick<Config, 'schemaRegistryUrl' | 'dataDir'>, opts: RegistryOptions = {}): Registry {
+/**
+ * Where the local registry keeps the service's password (infra/registry-server.ts makes it on the
+ * first start, readable by its owner only). Anyone may read the registry; only this login writes.
+ */
+export const localRegistryPasswordFile = (dataDir: string) => path.join(dataDir, 'registry', 'service-password')
+
+/** The login to write with: the configured one, else the local registry's own, else none (a registry without authentication). */
+export function registryAuth(cfg: Pick<Config, 'dataDir'> & Partial<Pick<Config, 'schemaRegistryAuth'>>): { username: string; password: string } | undefined {
+  if (cfg.schemaRegistryAuth) return cfg.schemaRegistryAuth
+  const file = localRegistryPasswordFile(cfg.dataDir)
+  return existsSync(file) ? { username: REGISTRY_SERVICE_USER, password: readFileSync(file, 'utf8').trim() } : undefined
+}
+
+/** An Authorization header for the registry's write calls made with fetch (deletes), or none. */
+export function registryAuthHeaders(cfg: Pick<Config, 'dataDir'> & Partial<Pick<Config, 'schemaRegistryAuth'>>): Record<string, string> {
+  const auth = registryAuth(cfg)
+  return auth ? { authorization: `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString('base64')}` } : {}
+}
+
+export function createRegistry(cfg: Pick<Config, 'schemaRegistryUrl' | 'dataDir'> & Partial<Pick<Config, 'schemaRegistryAuth'>>, opts: RegistryOptions = {}): Registry {
   const timeoutMs = opts.timeoutMs ?? 10_000
   const retries = opts.retries ?? 4
   // `host` keeps the ccompat path prefix (e.g. /apis/ccompat/v7).
   const client = new SchemaRegistry(
-    { host: cfg.schemaRegistryUrl, middlewares: [TimeoutMiddleware(timeoutMs) as never], retry: { retries: 3, maxRetryTimeInSecs: 3 } },
+    { host: cfg.schemaRegistryUrl, auth: registryAuth(cfg), middlewares: [TimeoutMiddleware(timeoutMs) as never], retry: { retries: 3, maxRetryTimeInSecs: 3 } },
     { [SchemaType.AVRO]: { noAnonymousTypes: true } } as never,
   )
   const logFile = localLogFile(cfg, 'schema registry', cfg.schemaRegistryUrl)

@@ -31,10 +31,18 @@
  *  - Deleting subjects/versions needs apicurio.rest.deletion.{group,artifact,artifact-version}.enabled.
  *  - C1-only JIT and SerialGC: about 9 s to ready instead of 14 s on a 2-CPU machine; the
  *    registry's load is a few lookups (clients cache ids).
+ *  - Anyone may read, only the service writes (outside consumers get the schemas, never a way to
+ *    change them): Quarkus's HTTP Basic with its embedded users realm, Apicurio's role-based
+ *    authorization with anonymous reads. The one user, `lds` (sr-admin), has a password made on
+ *    the first start and kept in <dataDir>/registry/service-password (owner-only); the login is
+ *    in a properties file beside it (quarkus.config.locations), so no password is in a process's
+ *    arguments. Without credentials a write is answered 401; reads answer as before.
  */
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { randomBytes } from 'node:crypto'
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import type { Config } from '../core/config.js'
+import { REGISTRY_SERVICE_USER, type Config } from '../core/config.js'
+import { localRegistryPasswordFile } from '../core/registry.js'
 import type { LocalService, ServiceStatus } from './service.js'
 import { mvn, pomProperty } from './maven/mvn.js'
 import { isRunning, readPid, runCommand, startDetached, stopOwnedService, tcpPortOpen, waitFor, withLock } from './process.js'
@@ -66,8 +74,30 @@ export const registryPaths = (cfg: Config) => {
 /** The ccompat base of this registry, on the configured port (the service's own address). */
 const ccompatBase = (cfg: Config) => `http://127.0.0.1:${cfg.ports.registry}/apis/ccompat/v7`
 
+/** The service's login, made on the first start: the password file and the Quarkus properties naming it. */
+function serviceLogin(cfg: Config): string {
+  const file = localRegistryPasswordFile(cfg.dataDir)
+  mkdirSync(path.dirname(file), { recursive: true })
+  if (!existsSync(file)) writeFileSync(file, `${randomBytes(24).toString('base64url')}\n`, { mode: 0o600 })
+  const password = readFileSync(file, 'utf8').trim()
+  const props = path.join(path.dirname(file), 'auth.properties')
+  writeFileSync(props, [
+    '# written by infra/registry-server.ts on every start',
+    'quarkus.http.auth.basic=true',
+    'quarkus.security.users.embedded.enabled=true',
+    'quarkus.security.users.embedded.plain-text=true',
+    `quarkus.security.users.embedded.users.${REGISTRY_SERVICE_USER}=${password}`,
+    `quarkus.security.users.embedded.roles.${REGISTRY_SERVICE_USER}=sr-admin`,
+    'apicurio.auth.role-based-authorization=true',
+    'apicurio.auth.anonymous-read-access.enabled=true',
+    '',
+  ].join('\n'), { mode: 0o600 })
+  return props
+}
+
 async function ready(cfg: Config): Promise<boolean> {
-  const res = await fetch(`${ccompatBase(cfg)}/subjects`, { signal: AbortSignal.timeout(2000) })
+  // The global compatibility level: a constant answer (listing /subjects takes seconds with thousands).
+  const res = await fetch(`${ccompatBase(cfg)}/config`, { signal: AbortSignal.timeout(2000) })
   await res.body?.cancel()
   return res.status === 200
 }
@@ -142,6 +172,7 @@ export const registry: LocalService = {
       if (!existsSync(p.jar)) throw new Error(`registry: not installed (no ${p.jar}); run \`npx tsx infra/cli.ts up\``)
       const java = await findJava()
       mkdirSync(p.data, { recursive: true })
+      const login = serviceLogin(cfg)
       const pid = startDetached({
         name: 'registry',
         cmd: java,
@@ -162,6 +193,7 @@ export const registry: LocalService = {
           '-Dapicurio.rest.deletion.artifact-version.enabled=true',
           `-Dapicurio.storage.snapshot.location=${p.data}`,
           '-Dquarkus.http.access-log.enabled=false',
+          `-Dquarkus.config.locations=${login}`,
           '-Dquarkus.log.console.format=%d{yyyy-MM-dd HH:mm:ss,SSS} %p [%c{3.}] %m%n',
           '-jar', p.jar,
         ],

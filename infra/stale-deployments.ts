@@ -13,6 +13,7 @@ import { Kafka, logLevel } from 'kafkajs'
 import type { Config } from '../core/config.js'
 import { createDb } from '../core/clickhouse.js'
 import { sql, ident } from '../core/sql.js'
+import { registryAuthHeaders } from '../core/registry.js'
 
 /** A test deployment's id: the creation time in base 36, then 6 random hex digits. */
 const TEST_ID = /^t([0-9a-z]{8})[0-9a-f]{6}$/
@@ -82,8 +83,9 @@ export async function removeStaleTestDeployments(cfg: Config, log: (m: string) =
 
   const subjects = note((await registrySubjects(cfg)).filter(stale))
   let deleted = 0
+  const headers = registryAuthHeaders(cfg)
   await pMap(subjects, async (s) => {
-    const res = await fetch(`${artifactsUrl(cfg)}/${encodeURIComponent(s)}`, { method: 'DELETE', signal: AbortSignal.timeout(60_000) })
+    const res = await fetch(`${artifactsUrl(cfg)}/${encodeURIComponent(s)}`, { method: 'DELETE', headers, signal: AbortSignal.timeout(60_000) })
     if (!res.ok && res.status !== 404) throw new Error(`schema registry: deleting ${s} answered ${res.status}`)
     if (++deleted % 1000 === 0) log(`clean: registry subjects ${deleted}/${subjects.length}`)
   }, { concurrency: 8 })

@@ -17,6 +17,7 @@ import { testStack, testUser, waitFor } from '../helpers/stack.js'
 import { startProcessors, stopAll } from '../../bin/runtime.js'
 import { ID_BASE, ID_BLOCK_SIZE, idBlock } from '../../core/ids.js'
 import { idsTopic } from '../../schemas/events/names.js'
+import { registryAuth } from '../../core/registry.js'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const PROCESSES = 4
@@ -94,11 +95,13 @@ t.test('four API processes create rows at the same time: unique ids, increasing 
   const exited: Promise<unknown>[] = []
   try {
     const ports = await Promise.all(Array.from({ length: PROCESSES }, () => freePort()))
+    const login = registryAuth(rt.cfg)
+    const registryLoginEnv: Record<string, string> = login ? { SCHEMA_REGISTRY_USER: login.username, SCHEMA_REGISTRY_PASSWORD: login.password } : {}
     for (const [i, port] of ports.entries()) {
       const proc = spawn(process.execPath, [path.join(root, 'bin/lds.js'), 'run', '--roles', 'api'], {
         cwd: root, stdio: ['ignore', 'ignore', 'inherit'],
-        // read models of their own, as separate hosts have
-        env: { ...process.env, LDS_TOPIC_PREFIX: rt.cfg.topicPrefix, CLICKHOUSE_DATABASE: rt.cfg.clickhouseDatabase, PORT: String(port), LDS_DATA_DIR: path.join(dataDir, String(i)), LOG_LEVEL: 'error' },
+        // read models of their own, as separate hosts have (so the registry login is given, not found beside the data)
+        env: { ...process.env, ...registryLoginEnv, LDS_TOPIC_PREFIX: rt.cfg.topicPrefix, CLICKHOUSE_DATABASE: rt.cfg.clickhouseDatabase, PORT: String(port), LDS_DATA_DIR: path.join(dataDir, String(i)), LOG_LEVEL: 'error' },
       })
       children.push(proc)
       exited.push(new Promise((r) => proc.on('exit', r)))

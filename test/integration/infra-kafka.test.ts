@@ -9,6 +9,7 @@ import { Kafka, Partitioners, logLevel } from 'kafkajs'
 import { SchemaRegistry, SchemaType } from '@kafkajs/confluent-schema-registry'
 import { loadConfig } from '../../core/config.js'
 import { infraUp } from '../../infra/cli.js'
+import { registryAuth, registryAuthHeaders } from '../../core/registry.js'
 
 const cfg = loadConfig()
 const run = randomBytes(4).toString('hex')
@@ -76,12 +77,13 @@ t.test('kafka: compacted topic', async (t) => {
 })
 
 t.test('schema registry: register, encode, decode (Confluent client on the ccompat API)', async (t) => {
-  const registry = new SchemaRegistry({ host: cfg.schemaRegistryUrl })
+  const registry = new SchemaRegistry({ host: cfg.schemaRegistryUrl, auth: registryAuth(cfg) })
   const subject = `${cfg.topicPrefix}infra-test-${run}-value`
   t.teardown(async () => {
     // deletions are enabled: soft delete, then permanent
-    await fetch(`${cfg.schemaRegistryUrl}/subjects/${encodeURIComponent(subject)}`, { method: 'DELETE' }).catch(() => {})
-    await fetch(`${cfg.schemaRegistryUrl}/subjects/${encodeURIComponent(subject)}?permanent=true`, { method: 'DELETE' }).catch(() => {})
+    const headers = registryAuthHeaders(cfg)
+    await fetch(`${cfg.schemaRegistryUrl}/subjects/${encodeURIComponent(subject)}`, { method: 'DELETE', headers }).catch(() => {})
+    await fetch(`${cfg.schemaRegistryUrl}/subjects/${encodeURIComponent(subject)}?permanent=true`, { method: 'DELETE', headers }).catch(() => {})
   })
   const avsc = {
     type: 'record', name: 'InfraProbe', namespace: `org.lds.test.r${run}`,
@@ -104,4 +106,28 @@ t.test('schema registry: register, encode, decode (Confluent client on the ccomp
     registry.register({ type: SchemaType.AVRO, schema: JSON.stringify({ ...avsc, fields: [{ name: 'id', type: 'string' }] }) }, { subject }),
     'an incompatible change is refused (global BACKWARD rule)',
   )
+})
+
+t.test('schema registry: anyone reads, only the service writes', async (t) => {
+  const subject = `${cfg.topicPrefix}infra-access-${run}-value`
+  const schema = JSON.stringify({ type: 'record', name: 'AccessProbe', namespace: `org.lds.test.r${run}`, fields: [{ name: 'id', type: 'long' }] })
+  const service = new SchemaRegistry({ host: cfg.schemaRegistryUrl, auth: registryAuth(cfg) })
+  t.teardown(async () => {
+    const headers = registryAuthHeaders(cfg)
+    await fetch(`${cfg.schemaRegistryUrl}/subjects/${encodeURIComponent(subject)}`, { method: 'DELETE', headers }).catch(() => {})
+    await fetch(`${cfg.schemaRegistryUrl}/subjects/${encodeURIComponent(subject)}?permanent=true`, { method: 'DELETE', headers }).catch(() => {})
+  })
+  const post = (headers: Record<string, string>) => fetch(`${cfg.schemaRegistryUrl}/subjects/${encodeURIComponent(subject)}/versions`, {
+    method: 'POST', headers: { 'content-type': 'application/vnd.schemaregistry.v1+json', ...headers }, body: JSON.stringify({ schema }),
+  })
+  t.equal((await post({})).status, 401, 'a write without the service login is refused')
+  const wrong = { authorization: `Basic ${Buffer.from('lds:not-the-password').toString('base64')}` }
+  t.equal((await post(wrong)).status, 401, 'a wrong password is refused')
+  const { id } = await service.register({ type: SchemaType.AVRO, schema }, { subject })
+  const anonymous = new SchemaRegistry({ host: cfg.schemaRegistryUrl })
+  t.equal(await anonymous.getLatestSchemaId(subject), id, 'a reader without a login finds the subject')
+  t.same({ ...(await anonymous.decode(await service.encode(id, { id: 7 }))) }, { id: 7 }, 'and decodes with it')
+  const del = await fetch(`${cfg.schemaRegistryUrl}/subjects/${encodeURIComponent(subject)}`, { method: 'DELETE' })
+  t.equal(del.status, 401, 'a delete without the login is refused')
+  t.equal(await anonymous.getLatestSchemaId(subject), id, 'and changed nothing')
 })
