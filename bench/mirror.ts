@@ -3,7 +3,7 @@
  * API process of this service over a deployment of --records dockets) into another deployment's
  * topics, against only reading the same pages from the source (the same client, nothing
  * published) — what any reader of that API must spend. Goal: ≥ 5,000 records/s.
- *   npx tsx bench/mirror.ts [--records 20000] [--keep]
+ *   npx tsx bench/mirror.ts [--records 20000] [--parallel N] [--keep]
  * The source deployment and the target deployment (own topic prefixes and ClickHouse databases)
  * are removed at the end unless --keep. Needs the local infrastructure (npm run infra -- up).
  */
@@ -27,6 +27,7 @@ import { spawnChild, stopChildrenOnExit, freePort, waitUntil } from './lib/child
 const flags = parseFlags('npx tsx bench/mirror.ts', {
   records: { type: 'number', default: 20_000, help: 'dockets in the source' },
   keep: { type: 'boolean', help: 'keep both deployments at the end' },
+  parallel: { type: 'number', default: 0, help: 'date_modified ranges read at once (0: the mirror\'s default, 4 without a budget)' },
 })
 const log = (m: string) => console.log(m)
 stopChildrenOnExit()
@@ -92,7 +93,7 @@ try {
   await reader.close()
 
   // (b) the mirror: the same pages, mapped, published and checkpointed.
-  const report = await runMirror(target, { from: root, token, resources: ['dockets'], budgetPerHour: 0 })
+  const report = await runMirror(target, { from: root, token, resources: ['dockets'], budgetPerHour: 0, ...(flags.parallel ? { parallelRanges: flags.parallel } : {}) })
   const load1 = os.loadavg()[0]
   await api.stop()
 
