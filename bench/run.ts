@@ -10,6 +10,7 @@ const runs: [string, string[]][] = [
   ['citations.ts', quick ? ['--quick'] : []],
   ['ingest.ts', quick ? ['--opinions', '100000'] : []],
   ['bulk.ts', quick ? ['--mb', '50'] : ['--mb', '1024']],
+  ['export.ts', quick ? ['--rows', '100000'] : []],
   ['api.ts', quick ? ['--quick'] : []],
   ['search.ts', quick ? ['--quick'] : []],
   ['webhooks.ts', quick ? ['--quick'] : []],
