@@ -9,12 +9,11 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, wri
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { testStack, waitFor } from '../helpers/stack.js'
+import { countFinal, testStack, waitFor } from '../helpers/stack.js'
 import { consumedAll } from '../helpers/consumed.js'
 import { startProcessors, stopAll } from '../../bin/runtime.js'
 import { openPublisher } from '../../core/events/publisher.js'
 import { entityTopic } from '../../schemas/events/index.js'
-import { sql, ident } from '../../core/sql.js'
 import { ensureFfmpeg } from '../../infra/debian.js'
 import { speechLikeArgs } from '../../connectors/sample/originals.js'
 import { createStateStore } from '../../streams/audio/state.js'
@@ -65,7 +64,7 @@ t.teardown(() => pub.stop())
 await pub.upsert('courts', { id: 'ca1', full_name: 'Court of Appeals for the First Circuit', short_name: 'First Circuit', position: 1, jurisdiction: 'F', citation_string: '1st Cir.', date_modified: ts })
 await pub.upsert('dockets', { id: 1, court_id: 'ca1', case_name: 'Kill v. Restart', docket_number: '24-1', date_argued: '2024-04-02', source: 0, slug: 'kill', date_created: ts, date_modified: ts })
 await pub.flush()
-await waitFor(async () => Number((await rt.db.query<{ n: number }>(sql`SELECT count() AS n FROM ${ident(rt.cfg.clickhouseDatabase)}.dockets FINAL`))[0].n) === 1, 'the docket applied', 30_000)
+await waitFor(async () => (await countFinal(rt, 'dockets')) === 1, 'the docket applied', 30_000)
 
 t.test('killed mid-transcode and started again: processed once, no partial file', async (t) => {
   const first = await startRole(stalling)

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { spawnSync } from 'node:child_process'
 import Parser from 'rss-parser'
-import { testStack, waitFor } from '../helpers/stack.js'
+import { countFinal, testStack, waitFor } from '../helpers/stack.js'
 import { consumedAll } from '../helpers/consumed.js'
 import { startAudioOrigin } from '../helpers/audio-origin.js'
 import { startProcessors, stopAll } from '../../bin/runtime.js'
@@ -65,7 +65,7 @@ t.teardown(() => pub.stop())
 await pub.upsert('courts', { id: 'ca9', full_name: 'Court of Appeals for the Ninth Circuit', short_name: 'Ninth Circuit', position: 1, jurisdiction: 'F', citation_string: '9th Cir.', date_modified: ts })
 await pub.upsert('dockets', { id: 1, court_id: 'ca9', case_name: 'Smith & Sons v. Jones', docket_number: '23-1234', date_argued: '2024-03-05', source: 0, slug: 'smith', date_created: ts, date_modified: ts })
 await pub.flush()
-await waitFor(async () => Number((await rt.db.query<{ n: number }>(sql`SELECT count() AS n FROM ${ident(rt.cfg.clickhouseDatabase)}.dockets FINAL`))[0].n) === 1, 'the docket applied', 30_000)
+await waitFor(async () => (await countFinal(rt, 'dockets')) === 1, 'the docket applied', 30_000)
 
 const base = { docket_id: 1, panel_ids: [], source: 'C', case_name_short: 'Smith', case_name_full: '', sha1: 'a'.repeat(40), local_path_mp3: '', filepath_ia: '', duration: null, processing_complete: false, blocked: false, stt_status: 0, stt_transcript: '', date_created: ts, date_modified: ts }
 const records = {
