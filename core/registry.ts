@@ -36,9 +36,21 @@ export function registryAuth(cfg: Pick<Config, 'dataDir'> & Partial<Pick<Config,
 }
 
 /** An Authorization header for the registry's write calls made with fetch (deletes), or none. */
-export function registryAuthHeaders(cfg: Pick<Config, 'dataDir'> & Partial<Pick<Config, 'schemaRegistryAuth'>>): Record<string, string> {
+function registryAuthHeaders(cfg: Pick<Config, 'dataDir'> & Partial<Pick<Config, 'schemaRegistryAuth'>>): Record<string, string> {
   const auth = registryAuth(cfg)
   return auth ? { authorization: `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString('base64')}` } : {}
+}
+
+/** The registry's artifact API (Apicurio 3), beside the ccompat URL the clients use: a subject is an artifact of the default group. */
+export function artifactsUrl(cfg: Pick<Config, 'schemaRegistryUrl'>): string {
+  return `${new URL(cfg.schemaRegistryUrl).origin}/apis/registry/v3/groups/default/artifacts`
+}
+
+/** Removes a subject with every version (one call, with the service's login); false when there was none. */
+export async function deleteSubject(cfg: Pick<Config, 'schemaRegistryUrl' | 'dataDir'> & Partial<Pick<Config, 'schemaRegistryAuth'>>, subject: string): Promise<boolean> {
+  const res = await fetch(`${artifactsUrl(cfg)}/${encodeURIComponent(subject)}`, { method: 'DELETE', headers: registryAuthHeaders(cfg), signal: AbortSignal.timeout(60_000) })
+  if (!res.ok && res.status !== 404) throw new Error(`schema registry: deleting ${subject} answered ${res.status}`)
+  return res.ok
 }
 
 export function createRegistry(cfg: Pick<Config, 'schemaRegistryUrl' | 'dataDir'> & Partial<Pick<Config, 'schemaRegistryAuth'>>, opts: RegistryOptions = {}): Registry {

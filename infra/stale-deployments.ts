@@ -13,7 +13,7 @@ import { Kafka, logLevel } from 'kafkajs'
 import type { Config } from '../core/config.js'
 import { createDb } from '../core/clickhouse.js'
 import { sql, ident } from '../core/sql.js'
-import { registryAuthHeaders } from '../core/registry.js'
+import { artifactsUrl, deleteSubject } from '../core/registry.js'
 
 /** A test deployment's id: the creation time in base 36, then 6 random hex digits. */
 const TEST_ID = /^t([0-9a-z]{8})[0-9a-f]{6}$/
@@ -28,11 +28,6 @@ export function testDeploymentOf(name: string): { id: string; createdAt: number 
 }
 
 export interface CleanResult { deployments: number; topics: number; groups: number; databases: number; subjects: number }
-
-/** The registry's artifact API (Apicurio 3), beside the ccompat URL the clients use. */
-function artifactsUrl(cfg: Pick<Config, 'schemaRegistryUrl'>): string {
-  return `${new URL(cfg.schemaRegistryUrl).origin}/apis/registry/v3/groups/default/artifacts`
-}
 
 async function registrySubjects(cfg: Pick<Config, 'schemaRegistryUrl'>): Promise<string[]> {
   const names: string[] = []
@@ -83,10 +78,8 @@ export async function removeStaleTestDeployments(cfg: Config, log: (m: string) =
 
   const subjects = note((await registrySubjects(cfg)).filter(stale))
   let deleted = 0
-  const headers = registryAuthHeaders(cfg)
   await pMap(subjects, async (s) => {
-    const res = await fetch(`${artifactsUrl(cfg)}/${encodeURIComponent(s)}`, { method: 'DELETE', headers, signal: AbortSignal.timeout(60_000) })
-    if (!res.ok && res.status !== 404) throw new Error(`schema registry: deleting ${s} answered ${res.status}`)
+    await deleteSubject(cfg, s)
     if (++deleted % 1000 === 0) log(`clean: registry subjects ${deleted}/${subjects.length}`)
   }, { concurrency: 8 })
   if (subjects.length) log(`clean: registry subjects ${subjects.length}`)

@@ -12,7 +12,7 @@ import path from 'node:path'
 import { sql, ident } from '../../core/sql.js'
 import { createDb } from '../../core/clickhouse.js'
 import { forgetRegisteredSchemas } from '../../core/schema-registration.js'
-import { registryAuthHeaders } from '../../core/registry.js'
+import { deleteSubject } from '../../core/registry.js'
 import { prepare, startProcessors, type Runtime, type Stoppable, type ProcessorRole } from '../../bin/runtime.js'
 import { waitForCatchUp } from '../../bin/catch-up.js'
 import { ingestSample } from '../../bin/commands/ingest-sample.js'
@@ -86,15 +86,10 @@ export async function resetData(rt: Runtime, log: (m: string) => void): Promise<
     }
   } finally { await admin.disconnect() }
   // Schemas registered for the prefix go too: the catalogue may have changed incompatibly since.
-  const base = rt.cfg.schemaRegistryUrl.replace(/\/+$/, '')
   let deleted = 0
-  const headers = registryAuthHeaders(rt.cfg)
   for (const topic of known) {
     for (const subject of [`${topic}-value`, `${topic}-key`]) {
-      const url = `${base}/subjects/${encodeURIComponent(subject)}`
-      const soft = await fetch(url, { method: 'DELETE', headers }).catch(() => undefined)
-      await fetch(`${url}?permanent=true`, { method: 'DELETE', headers }).catch(() => undefined)
-      if (soft?.ok) deleted++
+      if (await deleteSubject(rt.cfg, subject).catch(() => false)) deleted++
     }
   }
   if (deleted) log(`deleted ${deleted} registry subjects ${prefix}*`)

@@ -9,7 +9,7 @@ import { Kafka, Partitioners, logLevel } from 'kafkajs'
 import { SchemaRegistry, SchemaType } from '@kafkajs/confluent-schema-registry'
 import { loadConfig } from '../../core/config.js'
 import { infraUp } from '../../infra/cli.js'
-import { registryAuth, registryAuthHeaders } from '../../core/registry.js'
+import { deleteSubject, registryAuth } from '../../core/registry.js'
 
 const cfg = loadConfig()
 const run = randomBytes(4).toString('hex')
@@ -80,10 +80,7 @@ t.test('schema registry: register, encode, decode (Confluent client on the ccomp
   const registry = new SchemaRegistry({ host: cfg.schemaRegistryUrl, auth: registryAuth(cfg) })
   const subject = `${cfg.topicPrefix}infra-test-${run}-value`
   t.teardown(async () => {
-    // deletions are enabled: soft delete, then permanent
-    const headers = registryAuthHeaders(cfg)
-    await fetch(`${cfg.schemaRegistryUrl}/subjects/${encodeURIComponent(subject)}`, { method: 'DELETE', headers }).catch(() => {})
-    await fetch(`${cfg.schemaRegistryUrl}/subjects/${encodeURIComponent(subject)}?permanent=true`, { method: 'DELETE', headers }).catch(() => {})
+    await deleteSubject(cfg, subject).catch(() => {})
   })
   const avsc = {
     type: 'record', name: 'InfraProbe', namespace: `org.lds.test.r${run}`,
@@ -113,9 +110,7 @@ t.test('schema registry: anyone reads, only the service writes', async (t) => {
   const schema = JSON.stringify({ type: 'record', name: 'AccessProbe', namespace: `org.lds.test.r${run}`, fields: [{ name: 'id', type: 'long' }] })
   const service = new SchemaRegistry({ host: cfg.schemaRegistryUrl, auth: registryAuth(cfg) })
   t.teardown(async () => {
-    const headers = registryAuthHeaders(cfg)
-    await fetch(`${cfg.schemaRegistryUrl}/subjects/${encodeURIComponent(subject)}`, { method: 'DELETE', headers }).catch(() => {})
-    await fetch(`${cfg.schemaRegistryUrl}/subjects/${encodeURIComponent(subject)}?permanent=true`, { method: 'DELETE', headers }).catch(() => {})
+    await deleteSubject(cfg, subject).catch(() => {})
   })
   const post = (headers: Record<string, string>) => fetch(`${cfg.schemaRegistryUrl}/subjects/${encodeURIComponent(subject)}/versions`, {
     method: 'POST', headers: { 'content-type': 'application/vnd.schemaregistry.v1+json', ...headers }, body: JSON.stringify({ schema }),

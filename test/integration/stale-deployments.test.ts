@@ -11,6 +11,7 @@ import { createLogger } from '../../core/logger.js'
 import { createRuntime, prepare, removeDeployment } from '../../bin/runtime.js'
 import { sql } from '../../core/sql.js'
 import { createDb } from '../../core/clickhouse.js'
+import { artifactsUrl } from '../../core/registry.js'
 import { removeStaleTestDeployments, testDeploymentOf } from '../../infra/stale-deployments.js'
 
 const HOUR = 3_600_000
@@ -54,7 +55,7 @@ t.test('clean removes a stale test deployment whole and keeps a younger one', as
       // Not rt.db: its session names the database, which the clean drops.
       const root = createDb(rt.cfg, { useDatabase: false })
       const [db] = await root.query<{ n: number }>(sql`SELECT count() AS n FROM system.databases WHERE name = ${rt.cfg.clickhouseDatabase}`).finally(() => root.close())
-      const res = await fetch(`${new URL(rt.cfg.schemaRegistryUrl).origin}/apis/registry/v3/groups/default/artifacts/${encodeURIComponent(`${prefix}entity.courts-value`)}`)
+      const res = await fetch(`${artifactsUrl(rt.cfg)}/${encodeURIComponent(`${prefix}entity.courts-value`)}`)
       return { topics: topics > 0, groups: groups > 0, database: Number(db.n) === 1, subject: res.ok }
     } finally { await admin.disconnect() }
   }
