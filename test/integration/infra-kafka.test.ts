@@ -10,6 +10,7 @@ import { SchemaRegistry, SchemaType } from '@kafkajs/confluent-schema-registry'
 import { loadConfig } from '../../core/config.js'
 import { infraUp } from '../../infra/cli.js'
 import { deleteSubject, registryAuth } from '../../core/registry.js'
+import { ensureTopics, retryRetriable } from '../../core/kafka.js'
 
 const cfg = loadConfig()
 const run = randomBytes(4).toString('hex')
@@ -31,7 +32,10 @@ t.test('kafka: idempotent produce, consume in a group, committed offsets', async
   })
   const cluster = await admin.describeCluster()
   t.equal(cluster.brokers.length, 1, 'one broker')
-  t.ok(await admin.createTopics({ topics: [{ topic, numPartitions: 2 }], waitForLeaders: true }), 'topic created')
+  // ensureTopics, as the application creates topics: under load the broker's metadata can answer
+  // "unknown topic" for a moment right after the create, which KafkaJS's own wait rejects with.
+  await ensureTopics(admin, [{ topic, numPartitions: 2 }])
+  t.equal((await retryRetriable(() => admin.fetchTopicMetadata({ topics: [topic] }))).topics[0].partitions.length, 2, 'topic created with 2 partitions')
 
   const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, createPartitioner: Partitioners.DefaultPartitioner })
   await producer.connect()
@@ -71,8 +75,8 @@ t.test('kafka: compacted topic', async (t) => {
     await admin.deleteTopics({ topics: [topic] }).catch(() => {})
     await admin.disconnect()
   })
-  await admin.createTopics({ topics: [{ topic, numPartitions: 1, configEntries: [{ name: 'cleanup.policy', value: 'compact' }] }], waitForLeaders: true })
-  const { resources } = await admin.describeConfigs({ resources: [{ type: 2 /* TOPIC */, name: topic, configNames: ['cleanup.policy'] }], includeSynonyms: false })
+  await ensureTopics(admin, [{ topic, numPartitions: 1, configEntries: [{ name: 'cleanup.policy', value: 'compact' }] }])
+  const { resources } = await retryRetriable(() => admin.describeConfigs({ resources: [{ type: 2 /* TOPIC */, name: topic, configNames: ['cleanup.policy'] }], includeSynonyms: false }))
   t.equal(resources[0].configEntries.find((e) => e.configName === 'cleanup.policy')?.configValue, 'compact')
 })
 

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto'
 import { Kafka, logLevel, type Consumer, type ConsumerCrashEvent } from 'kafkajs'
 import { loadConfig } from '../../core/config.js'
 import { infraUp } from '../../infra/cli.js'
-import { stoppableConsumer } from '../../core/kafka.js'
+import { ensureTopics, stoppableConsumer } from '../../core/kafka.js'
 
 const cfg = loadConfig()
 const run = randomBytes(4).toString('hex')
@@ -26,7 +26,7 @@ t.before(async () => {
   await infraUp(cfg, (m) => t.comment(m), ['kafka'])
   const admin = kafka.admin()
   await admin.connect()
-  await admin.createTopics({ topics: [{ topic, numPartitions: 1 }], waitForLeaders: true })
+  await ensureTopics(admin, [{ topic, numPartitions: 1 }])
   const producer = kafka.producer()
   await producer.connect()
   await producer.send({ topic, messages: [{ value: 'x' }] })
