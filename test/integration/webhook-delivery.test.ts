@@ -67,14 +67,16 @@ t.test('the exact retry schedule, e-mails at retries 1, 5 and 7, disabled after 
   const expected = [0, ...RETRY_DELAYS_MS.map((_, i) => RETRY_DELAYS_MS.slice(0, i + 1).reduce((a, b) => a + b, 0))]
   t.same(expected.map(minutes), [0, 3, 12, 39, 120, 363, 1092, 3279], 'the spec\'s schedule, in scheduled minutes')
   // Arrival times in scheduled minutes, from the first attempt. Retries are due at fixed times from
-  // it and fire from a timer; what remains is the machine's own jitter (a timer and a local POST
-  // take a few real milliseconds, more on a loaded CI machine), which the scale multiplies. The
-  // tolerance is 1 scheduled second or 300 real ms, whichever is larger; LDS_SCHEDULE_TEST_SCALE=60
-  // runs the same test in 55 minutes with the tolerance at 18 scheduled seconds.
-  const tolerance = Math.max(1_000, 300 * SCALE)
+  // it (the queue's due times are checked exactly below) and fire from a timer; what remains is the
+  // machine's own jitter, which the scale multiplies. An attempt may come at most 300 real ms (or 1
+  // scheduled second) early, and at most 1 real second late: a loaded machine (two test files and
+  // another process's benchmark on 2 cores) delivered one 312 ms late. LDS_SCHEDULE_TEST_SCALE=60
+  // runs the same test in 55 minutes, the bounds then 18 and 60 scheduled seconds.
+  const early = Math.max(1_000, 300 * SCALE)
+  const late = Math.max(1_000, 1_000 * SCALE)
   deliveries.forEach((d, i) => {
     const scheduled = (d.receivedAt - t0) * SCALE
-    t.ok(Math.abs(scheduled - expected[i]) <= tolerance, `attempt ${i + 1} at ${minutes(scheduled).toFixed(2)} scheduled minutes (expected ${minutes(expected[i])}; ${((scheduled - expected[i]) / SCALE).toFixed(0)} real ms off)`)
+    t.ok(scheduled - expected[i] >= -early && scheduled - expected[i] <= late, `attempt ${i + 1} at ${minutes(scheduled).toFixed(2)} scheduled minutes (expected ${minutes(expected[i])}; ${((scheduled - expected[i]) / SCALE).toFixed(0)} real ms off)`)
   })
   t.same(new Set(deliveries.map((d) => d.idempotencyKey)).size, 1, 'one Idempotency-Key for every attempt')
   t.equal(deliveries[0].idempotencyKey, event.event_id)
@@ -102,7 +104,9 @@ t.test('the exact retry schedule, e-mails at retries 1, 5 and 7, disabled after 
   for (const e of retries) {
     const due = e.due_at - first
     const expectedDue = rt.clock.scaled(elapsedBeforeRetry(e.retry_counter))
-    t.ok(due >= expectedDue, `retry ${e.retry_counter} due ${due} real ms after the first attempt, not before ${expectedDue}`)
+    // Due at the schedule's time from the first attempt; later only when the attempt before it
+    // answered after that time (then due at once), which a failing local receiver never takes 1 s to do.
+    t.ok(due >= expectedDue && due <= expectedDue + 1_000, `retry ${e.retry_counter} due ${due} real ms after the first attempt, expected ${expectedDue}`)
   }
   t.equal(receiver.deliveries.length, 8, 'eight attempts received')
 })
