@@ -2,46 +2,57 @@
  * The scheduler's loop runs a job once in every period, also when the wall clock reads a little
  * behind the timers (Node's timers run on a monotonic clock: one can fire a millisecond before
  * Date.now() reaches the moment it waited for) and a run's bookkeeping takes a few milliseconds.
+ * Time here is virtual (a clock and a sleep the test moves), so a loaded machine cannot stall a
+ * period away: with real 40 ms periods, a busy CI machine skipped three.
  */
 import t from 'tap'
 import { everyPeriod } from '../../../streams/alerts/scheduler.js'
 
 const PERIOD = 40
 
-async function periodsSeen(clockLagMs: number, tickMs: number, periods: number): Promise<number[]> {
-  const clock = { now: () => Date.now() - clockLagMs }
+/**
+ * A virtual clock that starts mid-period: each run takes `runMs`; each sleep ends `lagMs` before the
+ * clock reaches the time it waited for. Returns the periods that got a run, from the first, and
+ * the times each run was given.
+ */
+async function periodsSeen(o: { lagMs: number; runMs: number; until: number }): Promise<{ periods: number[]; times: number[] }> {
+  let now = 1_000_017
+  const clock = { now: () => now }
   const controller = new AbortController()
-  const seen: number[] = []
-  const start = Math.floor(clock.now() / PERIOD)
-  const loop = everyPeriod(PERIOD, clock, controller.signal, async (now) => {
-    const period = Math.floor(now / PERIOD)
-    if (seen.at(-1) !== period) seen.push(period)
-    if (period - start >= periods) controller.abort()
-    await new Promise((r) => setTimeout(r, tickMs))
-  })
-  await loop
-  return seen.map((p) => p - start)
+  const start = Math.floor(now / PERIOD)
+  const periods: number[] = []
+  const times: number[] = []
+  await everyPeriod(PERIOD, clock, controller.signal, async (at) => {
+    times.push(at)
+    periods.push(Math.floor(at / PERIOD) - start)
+    if (periods.at(-1)! >= o.until) controller.abort()
+    now += o.runMs
+  }, async (ms) => { now += Math.max(0, ms - o.lagMs) })
+  return { periods, times }
 }
 
 t.test('every period gets its run when the clock reads behind the timers', async (t) => {
-  const seen = await periodsSeen(3, 5, 12)
-  t.same(seen, Array.from({ length: 13 }, (_, i) => i), 'no period skipped')
+  const { periods, times } = await periodsSeen({ lagMs: 3, runMs: 5, until: 12 })
+  t.same(periods, Array.from({ length: 13 }, (_, i) => i), 'no period skipped, none run twice')
+  t.ok(times.slice(1).every((at) => at % PERIOD === 0), 'each run is given the start of its period')
 })
 
 t.test('every period gets its run when the clock is exact', async (t) => {
-  const seen = await periodsSeen(0, 5, 8)
-  t.same(seen, Array.from({ length: 9 }, (_, i) => i))
+  const { periods } = await periodsSeen({ lagMs: 0, runMs: 5, until: 8 })
+  t.same(periods, Array.from({ length: 9 }, (_, i) => i))
 })
 
 t.test('a run longer than its period does not run the same period twice; the next one starts at once', async (t) => {
-  const clock = { now: () => Date.now() }
-  const controller = new AbortController()
-  const times: number[] = []
-  await everyPeriod(PERIOD, clock, controller.signal, async (now) => {
-    times.push(now)
-    if (times.length === 3) return controller.abort()
-    await new Promise((r) => setTimeout(r, PERIOD * 1.5))
-  })
-  const periods = times.map((n) => Math.floor(n / PERIOD))
+  const { periods, times } = await periodsSeen({ lagMs: 0, runMs: PERIOD * 1.5, until: 6 })
   t.equal(new Set(periods).size, periods.length, 'each run in a period of its own')
+  t.ok(times.slice(1).every((at, i) => at === times[i] + PERIOD * 1.5), 'each run starts as soon as the one before ends')
+})
+
+t.test('a real abort ends the wait at once', async (t) => {
+  const controller = new AbortController()
+  const t0 = Date.now()
+  let runs = 0
+  await everyPeriod(60_000, { now: () => Date.now() }, controller.signal, async () => { runs++; setTimeout(() => controller.abort(), 20) })
+  t.equal(runs, 1)
+  t.ok(Date.now() - t0 < 30_000, 'not a minute: the abort ended the timer')
 })
