@@ -10,7 +10,7 @@
  * - `parquet`: `<file>.parquet` per table, storage types, NULLs as NULLs (ClickHouse's Parquet).
  * - `jsonl`: `<resource>.jsonl` per resource in v4 field names, what `lds publish` reads back.
  *
- * Each file is read in one query (`FINAL`, deleted rows left out, ordered by key), so the same
+ * Each file is read in one query (current rows, deleted ones left out, ordered by key), so the same
  * data gives byte-identical files. A file is written under a temporary name and renamed when
  * complete. `manifest.json` lists format, snapshot time and, per file, its rows, bytes and SHA-256.
  */
@@ -49,7 +49,7 @@ export interface ManifestFile {
 
 export interface Manifest {
   format: ExportFormat
-  /** When the export started (each file is one consistent FINAL read from then on). */
+  /** When the export started (each file is one consistent read of the current rows from then on). */
   snapshot: string
   database: string
   compressor?: string

@@ -9,8 +9,8 @@
  *   empty are NULL, columns we do not store are NULL strings.
  * - JSON lines: a resource's stored fields by their v4 names, what `lds publish` reads back.
  *
- * Every read is `FINAL` without deleted rows, ordered by the key, so the same data gives the same
- * bytes. Link tables are the parent's array column, one row per element (ARRAY JOIN), ordered by
+ * Every read takes each key's newest version, leaves deletes out (`current`) and orders by the key,
+ * so the same data gives the same bytes. Link tables are the parent's array column, one row per element (ARRAY JOIN), ordered by
  * parent id then position, numbered from 1 in that order.
  *
  * All SQL text here is the programmer's (identifiers pass `ident`, constants are literals written
@@ -38,6 +38,19 @@ export function textKindOf(spec: ColumnSpec | undefined): PgTextKind {
 const specsOf = (r: ResourceDef) => new Map(columnSpecs(catalogue, r).map((c) => [c.column, c]))
 const tableOf = (database: string, r: ResourceDef) => qualified(database, r.table)
 const LIVE = raw('`_deleted` = 0')
+
+/**
+ * A FROM clause of a resource's current rows: each key's newest version, unless that is a delete,
+ * as FINAL gives them. Not FINAL: under the key order an export needs, the server merged FINAL's
+ * streams into one before formatting, and the opinions file of 20,000 opinions (~10 KB of text
+ * each) took 2.9 s and 715 MB against 0.6 s and 279 MB this way, for the same bytes. The tables
+ * are ordered by the key, so this reads in order; on the cluster every version of a key is on one
+ * shard. A caller adds no WHERE of its own (it would join this one).
+ */
+function current(database: string, r: ResourceDef): Sql {
+  const key = ident(r.key)
+  return sql`(SELECT * FROM ${tableOf(database, r)} ORDER BY ${key}, _version DESC LIMIT 1 BY ${key}) WHERE ${LIVE}`
+}
 
 // ---- cells (each a String expression: the cell as it appears between the commas) ----
 
@@ -128,7 +141,7 @@ export function linkSource(database: string, t: BulkTable): LinkSource {
   const spec = specsOf(r).get(t.target.column)!
   const parentKind: PgTextKind = r.keyKind === 'string' ? 'text' : 'int'
   const arr = ident(t.target.column)
-  const parents = sql`(SELECT ${ident(r.key)} AS k, ${arr} AS arr FROM ${tableOf(database, r)} FINAL WHERE ${LIVE})`
+  const parents = sql`(SELECT ${ident(r.key)} AS k, ${arr} AS arr FROM ${current(database, r)})`
   const exploded = sql`SELECT k, v, pos FROM ${parents} ARRAY JOIN arr AS v, arrayEnumerate(arr) AS pos`
   if (!t.target.codes) {
     return { from: sql`(${exploded})`, parentKind, childKind: spec.ch.includes('String') ? 'text' : 'int' }
@@ -136,7 +149,7 @@ export function linkSource(database: string, t: BulkTable): LinkSource {
   // Codes (people.race holds 'w', 'b', …) become the ids the code table gives them.
   const codes = catalogue.get(t.target.codes)
   const codeColumn = columnSpecs(catalogue, codes).find((c) => c.column !== codes.key)!.column
-  const table = sql`(SELECT groupArray(${ident(codeColumn)}) AS codes, groupArray(${ident(codes.key)}) AS ids FROM (SELECT ${ident(codeColumn)}, ${ident(codes.key)} FROM ${tableOf(database, codes)} FINAL WHERE ${LIVE} ORDER BY ${ident(codes.key)}))`
+  const table = sql`(SELECT groupArray(${ident(codeColumn)}) AS codes, groupArray(${ident(codes.key)}) AS ids FROM (SELECT ${ident(codeColumn)}, ${ident(codes.key)} FROM ${current(database, codes)} ORDER BY ${ident(codes.key)}))`
   const codesOf = sql`SELECT k, v AS code, pos FROM (${exploded})`
   const at = sql`indexOf((SELECT codes FROM ${table}), code)`
   const mapped = sql`(SELECT k, (SELECT ids FROM ${table})[${at}] AS v, pos FROM (${codesOf}) WHERE ${at} > 0)`
@@ -158,7 +171,7 @@ export function csvLinesQuery(database: string, t: BulkTable): Sql {
   const r = catalogue.get(t.target.resource)
   const specs = specsOf(r)
   const cells = t.columns.map((c) => storedCell(specs, storageColumn(t, c)))
-  return sql`SELECT ${line(cells)} AS line FROM ${tableOf(database, r)} FINAL WHERE ${LIVE} ORDER BY ${ident(r.key)}`
+  return sql`SELECT ${line(cells)} AS line FROM ${current(database, r)} ORDER BY ${ident(r.key)}`
 }
 
 /** The header line of a table's file (COPY writes the names unquoted). */
@@ -168,7 +181,7 @@ export const csvHeader = (t: BulkTable): string => t.columns.join(',') + '\n'
 export function countQuery(database: string, t: BulkTable): Sql {
   if (t.target.kind === 'link') return sql`SELECT count() AS n FROM ${linkSource(database, t).from}`
   const r = catalogue.get(t.target.resource)
-  return sql`SELECT count() AS n FROM ${tableOf(database, r)} FINAL WHERE ${LIVE}`
+  return sql`SELECT count() AS n FROM ${current(database, r)}`
 }
 
 /** A table's columns with storage types, by the reference's names, for Parquet. */
@@ -186,15 +199,15 @@ export function parquetQuery(database: string, t: BulkTable): Sql {
     if (spec.kind === 'date') return sql`nullIf(${ident(spec.column)}, '') AS ${ident(c)}`
     return sql`${ident(spec.column)} AS ${ident(c)}`
   })
-  return sql`SELECT ${join(cols, ', ')} FROM ${tableOf(database, r)} FINAL WHERE ${LIVE} ORDER BY ${ident(r.key)}`
+  return sql`SELECT ${join(cols, ', ')} FROM ${current(database, r)} ORDER BY ${ident(r.key)}`
 }
 
 /** A resource's stored fields by their v4 names (fk `docket` → its id), as `lds publish` reads them. */
 export function jsonlQuery(database: string, resource: string): Sql {
   const r = catalogue.storageOf(catalogue.get(resource))
   const cols = Object.entries(r.fields).filter(([, d]) => isStored(d.kind)).map(([name, d]) => sql`${ident(columnOf(name, d))} AS ${ident(name)}`)
-  return sql`SELECT ${join(cols, ', ')} FROM ${tableOf(database, r)} FINAL WHERE ${LIVE} ORDER BY ${ident(r.key)}`
+  return sql`SELECT ${join(cols, ', ')} FROM ${current(database, r)} ORDER BY ${ident(r.key)}`
 }
 
 export const countResourceQuery = (database: string, resource: string): Sql =>
-  sql`SELECT count() AS n FROM ${tableOf(database, catalogue.storageOf(catalogue.get(resource)))} FINAL WHERE ${LIVE}`
+  sql`SELECT count() AS n FROM ${current(database, catalogue.storageOf(catalogue.get(resource)))}`
