@@ -69,7 +69,10 @@ function filterProjectionDdl(spec: SearchTypeSpec, docs: Sql): Sql[] {
   const order = raw(FILTER_ORDER.join(', '))
   return [
     sql`ALTER TABLE ${docs} MODIFY SETTING deduplicate_merge_projection_mode = 'rebuild'`,
-    sql`ALTER TABLE ${docs} ADD PROJECTION IF NOT EXISTS ${ident(FILTER_PROJECTION)} (SELECT id, version, is_deleted, ${order} ORDER BY ${order})`,
+    // granules of 128 rows, not the table's 8,192: a court and 5 years at 100,000 opinions (401
+    // documents) read 31,384 rows of it at 8,192 and 640 at 128. A projection added before keeps its
+    // granules until dropped and added again
+    sql`ALTER TABLE ${docs} ADD PROJECTION IF NOT EXISTS ${ident(FILTER_PROJECTION)} (SELECT id, version, is_deleted, ${order} ORDER BY ${order}) WITH SETTINGS (index_granularity = 128)`,
   ]
 }
 

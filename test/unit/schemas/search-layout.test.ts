@@ -14,7 +14,7 @@ t.test('DDL: documents, postings (migrating layout 1, moving layout 3 back), the
     if (filtered) {
       t.same(ddl.slice(16).map((q) => q.query), [
         `ALTER TABLE \`${searchTables(type).docs}\` MODIFY SETTING deduplicate_merge_projection_mode = 'rebuild'`,
-        `ALTER TABLE \`${searchTables(type).docs}\` ADD PROJECTION IF NOT EXISTS \`by_filter\` (SELECT id, version, is_deleted, court_id, date_filed ORDER BY court_id, date_filed)`,
+        `ALTER TABLE \`${searchTables(type).docs}\` ADD PROJECTION IF NOT EXISTS \`by_filter\` (SELECT id, version, is_deleted, court_id, date_filed ORDER BY court_id, date_filed) WITH SETTINGS (index_granularity = 128)`,
       ])
     }
     for (const q of ddl) t.same(q.query_params, {}, `${type}: DDL has no parameters`)
