@@ -7,8 +7,13 @@
  * replays a few events on restart; replays are harmless because an event only replaces what the
  * copy holds when its `version` is higher (the feed's rule: the highest version wins).
  *
- *   KAFKA_BROKERS=127.0.0.1:9092 SCHEMA_REGISTRY_URL=http://127.0.0.1:8081/apis/ccompat/v7 \
+ *   lds consumers create alice --json > alice.json     # once: a login for the public topics
+ *   CONSUMER_SETTINGS=alice.json SCHEMA_REGISTRY_URL=http://127.0.0.1:8081/apis/ccompat/v7 \
  *   TOPIC=entity.dockets STORE=dockets.json node follow-dockets.mjs
+ *
+ * CONSUMER_SETTINGS: the one line `lds consumers create <name> --json` printed (brokers of the
+ * SASL/SCRAM listener, login); the consumer group is then `<name>.follow-dockets`, the groups the
+ * login may use. Without it, KAFKA_BROKERS names a listener without login (the service's own).
  *
  * EXIT_WHEN_CAUGHT_UP=1: exit once the copy holds everything the topic held (for scripts and tests;
  * default: follow forever).
@@ -27,11 +32,13 @@ CompressionCodecs[CompressionTypes.LZ4] = () => ({
 })
 
 const env = process.env
-const brokers = (env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(',')
+// kafkajs takes the settings' brokers, sasl and ssl as they are.
+const settings = env.CONSUMER_SETTINGS ? JSON.parse(readFileSync(env.CONSUMER_SETTINGS, 'utf8')) : null
+const brokers = settings?.brokers ?? (env.KAFKA_BROKERS ?? '127.0.0.1:9092').split(',')
 const registryUrl = env.SCHEMA_REGISTRY_URL ?? 'http://127.0.0.1:8081/apis/ccompat/v7'
 const topic = env.TOPIC ?? 'entity.dockets'
 const storePath = env.STORE ?? 'dockets.json'
-const groupId = env.CONSUMER_GROUP ?? 'example-follow-dockets'
+const groupId = env.CONSUMER_GROUP ?? (settings ? `${settings.sasl.username}.follow-dockets` : 'example-follow-dockets')
 const exitWhenCaughtUp = env.EXIT_WHEN_CAUGHT_UP === '1'
 
 /** The local copy: each docket's latest version (deleted ones keep their version, so an older replay cannot revive them). */
@@ -54,7 +61,7 @@ function apply(store, event) {
 
 const store = loadStore()
 const registry = new SchemaRegistry({ host: registryUrl })
-const kafka = new Kafka({ clientId: 'follow-dockets-example', brokers, logLevel: logLevel.WARN })
+const kafka = new Kafka({ clientId: 'follow-dockets-example', brokers, ...(settings ? { sasl: settings.sasl, ssl: settings.ssl } : {}), logLevel: logLevel.WARN })
 const consumer = kafka.consumer({ groupId })
 let applied = 0
 

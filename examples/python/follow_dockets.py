@@ -5,8 +5,13 @@ The copy is committed to SQLite before the consumer group's offsets are committe
 crash between the two replays a few events on restart; replays are harmless because an event only
 replaces a row when its `version` is higher (the feed's rule: the highest version wins).
 
-    KAFKA_BROKERS=127.0.0.1:9092 SCHEMA_REGISTRY_URL=http://127.0.0.1:8081/apis/ccompat/v7 \
+    lds consumers create alice --json > alice.json     # once: a login for the public topics
+    CONSUMER_SETTINGS=alice.json SCHEMA_REGISTRY_URL=http://127.0.0.1:8081/apis/ccompat/v7 \
     TOPIC=entity.dockets STORE=dockets.sqlite python follow_dockets.py
+
+CONSUMER_SETTINGS: the one line `lds consumers create <name> --json` printed (brokers of the
+SASL/SCRAM listener, login); the consumer group is then `<name>.follow-dockets`, the groups the
+login may use. Without it, KAFKA_BROKERS names a listener without login (the service's own).
 
 EXIT_WHEN_CAUGHT_UP=1: exit once the copy holds everything the topic held (for scripts and tests;
 default: follow forever).
@@ -22,11 +27,12 @@ from confluent_kafka.schema_registry import SchemaRegistryClient
 from confluent_kafka.schema_registry.avro import AvroDeserializer
 from confluent_kafka.serialization import MessageField, SerializationContext
 
-BROKERS = os.environ.get("KAFKA_BROKERS", "127.0.0.1:9092")
+SETTINGS = json.load(open(os.environ["CONSUMER_SETTINGS"])) if os.environ.get("CONSUMER_SETTINGS") else None
+BROKERS = ",".join(SETTINGS["brokers"]) if SETTINGS else os.environ.get("KAFKA_BROKERS", "127.0.0.1:9092")
 REGISTRY_URL = os.environ.get("SCHEMA_REGISTRY_URL", "http://127.0.0.1:8081/apis/ccompat/v7")
 TOPIC = os.environ.get("TOPIC", "entity.dockets")
 STORE = os.environ.get("STORE", "dockets.sqlite")
-GROUP = os.environ.get("CONSUMER_GROUP", "example-follow-dockets")
+GROUP = os.environ.get("CONSUMER_GROUP", f"{SETTINGS['sasl']['username']}.follow-dockets" if SETTINGS else "example-follow-dockets")
 EXIT_WHEN_CAUGHT_UP = os.environ.get("EXIT_WHEN_CAUGHT_UP") == "1"
 
 # Deleted dockets keep their row and version, so an older replayed upsert cannot revive them.
@@ -60,11 +66,18 @@ def main() -> None:
     db = sqlite3.connect(STORE)
     db.execute(SCHEMA)
     deserialize = AvroDeserializer(SchemaRegistryClient({"url": REGISTRY_URL}))
+    login = {
+        "security.protocol": "SASL_SSL" if SETTINGS["ssl"] else "SASL_PLAINTEXT",
+        "sasl.mechanisms": SETTINGS["sasl"]["mechanism"].upper(),
+        "sasl.username": SETTINGS["sasl"]["username"],
+        "sasl.password": SETTINGS["sasl"]["password"],
+    } if SETTINGS else {}
     consumer = Consumer({
         "bootstrap.servers": BROKERS,
         "group.id": GROUP,
         "auto.offset.reset": "earliest",
         "enable.auto.commit": False,
+        **login,
     })
     consumer.subscribe([TOPIC])
     stopping = False

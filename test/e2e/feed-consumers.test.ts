@@ -1,12 +1,13 @@
 /**
- * The consumer examples (examples/node, examples/python) as an outside user runs them: each reads
+ * The consumer examples (examples/node, examples/python) as an outside user runs them: with the
+ * login `lds consumers create --json` mints, over the SASL/SCRAM listener, each reads
  * the public dockets topic from the beginning into its local copy, is SIGKILLed mid-way through
  * later changes (updates and deletes among them), started again, and ends with a copy equal to
  * what the API lists: every docket, its latest case name, no deleted one.
  */
 import t from 'tap'
 import { spawn, execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { testStack, testUser, waitFor, countFinal } from '../helpers/stack.js'
@@ -16,6 +17,8 @@ import { openPublisher } from '../../core/events/publisher.js'
 import { entityTopic } from '../../schemas/events/names.js'
 import { PROJECT_ROOT } from '../../core/config.js'
 import { pythonWith } from '../helpers/python-venv.js'
+import { createConsumer, revokeConsumer } from '../../bin/commands/consumers.js'
+import { scramUsers } from '../../bin/commands/scram-users.js'
 
 t.setTimeout(600_000)
 
@@ -42,6 +45,12 @@ t.test('outside consumers keep an exact copy of the dockets, across a SIGKILL', 
 
   const dir = mkdtempSync(path.join(tmpdir(), 'feed-consumers-'))
   t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  // One outside login for both examples, as `lds consumers create <name> --json` prints it.
+  const name = `${rt.cfg.topicPrefix.replace(/\.$/, '')}-follower`
+  const scram = scramUsers(rt.cfg)
+  t.teardown(() => revokeConsumer({ ...rt, scram }, name).catch(() => {}))
+  const settingsFile = path.join(dir, 'consumer.json')
+  writeFileSync(settingsFile, JSON.stringify(await createConsumer({ ...rt, scram }, name)), { mode: 0o600 })
   const python = await pythonWith(path.join(PROJECT_ROOT, 'examples/python/requirements.txt'))
   const examples: Example[] = [
     {
@@ -61,8 +70,8 @@ t.test('outside consumers keep an exact copy of the dockets, across a SIGKILL', 
     },
   ]
   const env = (e: Example) => ({
-    ...process.env, KAFKA_BROKERS: rt.cfg.kafkaBrokers.join(','), SCHEMA_REGISTRY_URL: rt.cfg.schemaRegistryUrl,
-    TOPIC: entityTopic(rt.cfg, 'dockets'), STORE: e.store, CONSUMER_GROUP: `${rt.cfg.topicPrefix}example-${e.name}`, EXIT_WHEN_CAUGHT_UP: '1',
+    ...process.env, CONSUMER_SETTINGS: settingsFile, SCHEMA_REGISTRY_URL: rt.cfg.schemaRegistryUrl,
+    TOPIC: entityTopic(rt.cfg, 'dockets'), STORE: e.store, CONSUMER_GROUP: `${name}.example-${e.name}`, EXIT_WHEN_CAUGHT_UP: '1',
   })
   const runToEnd = (e: Example) => new Promise<void>((resolve, reject) => {
     const child = spawn(e.command, e.args, { env: env(e), stdio: ['ignore', 'ignore', 'pipe'] })
