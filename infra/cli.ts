@@ -12,7 +12,7 @@
  *   down    stop what was started from this data dir, in reverse order.
  *   status  a table on stdout; exit 1 when any selected service is down.
  *   reset   down, then remove each service's data and log (installed jars under <dataDir>/lib stay).
- *   clean   remove test deployments (topics, groups, databases, subjects) that killed test runs left
+ *   clean   remove test deployments (topics, groups, databases, subjects, consumer ACLs) that killed test runs left
  *           behind, older than --older-than (default 1h); `npm test` runs it before the tests.
  *
  * Progress goes to stderr with timings. Exit codes: 0 done, 1 a service failed (or is down, for
@@ -189,7 +189,7 @@ async function clean(cfg: Config, olderThanMs: number): Promise<number> {
   const { removeStaleTestDeployments } = await import('./stale-deployments.js')
   try {
     const r = await removeStaleTestDeployments(cfg, log, { olderThanMs })
-    log(`clean: ${r.deployments} stale test deployment(s) removed (${r.topics} topics, ${r.groups} groups, ${r.databases} databases, ${r.subjects} subjects) in ${secs(Date.now() - t0)}`)
+    log(`clean: ${r.deployments} stale test deployment(s) removed (${r.topics} topics, ${r.groups} groups, ${r.databases} databases, ${r.subjects} subjects, ${r.acls} consumer ACLs) in ${secs(Date.now() - t0)}`)
     return 0
   } catch (err) {
     log(`clean: ${(err as Error).message} (are the services up? \`npx tsx infra/cli.ts status\`)`)

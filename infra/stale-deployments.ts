@@ -1,7 +1,8 @@
 /**
  * Test deployments left behind on the local infrastructure. Every test stack is a deployment of its
- * own (topic prefix, consumer groups, ClickHouse database, registry subjects, all named after an id
- * `t<ms since the epoch, base 36><6 hex>`, test/helpers/stack.ts), removed at its teardown; a test
+ * own (topic prefix, consumer groups, ClickHouse database, registry subjects, the ACLs of consumer
+ * logins it mints, all named after an id `t<ms since the epoch, base 36><6 hex>`,
+ * test/helpers/stack.ts), removed at its teardown; a test
  * process that is killed never gets there, and registry subjects are never removed by a teardown
  * (one DELETE per subject would cost every test stack seconds). Left alone, they pile up: the
  * broker then loads tens of thousands of partitions at each start, and the registry lists slowly.
@@ -9,7 +10,7 @@
  * `npx tsx infra/cli.ts clean` removes those older than an hour (a running suite's are younger).
  */
 import pMap from 'p-map'
-import { Kafka, logLevel } from 'kafkajs'
+import kafkajs, { Kafka, logLevel, type Admin } from 'kafkajs'
 import type { Config } from '../core/config.js'
 import { createDb } from '../core/clickhouse.js'
 import { sql, ident } from '../core/sql.js'
@@ -18,16 +19,19 @@ import { artifactsUrl, deleteSubject } from '../core/registry.js'
 /** A test deployment's id: the creation time in base 36, then 6 random hex digits. */
 const TEST_ID = /^t([0-9a-z]{8})[0-9a-f]{6}$/
 
-/** The test deployment a topic, group, database or subject name belongs to, and when it was made. */
+/**
+ * The test deployment a topic, group, database, subject or consumer login (`t<id>-reader`) name
+ * belongs to, and when it was made.
+ */
 export function testDeploymentOf(name: string): { id: string; createdAt: number } | undefined {
-  const id = name.split('.')[0]
+  const id = name.split(/[.-]/)[0]
   const m = TEST_ID.exec(id)
   if (!m) return undefined
   const createdAt = parseInt(m[1], 36)
   return Number.isFinite(createdAt) ? { id, createdAt } : undefined
 }
 
-export interface CleanResult { deployments: number; topics: number; groups: number; databases: number; subjects: number }
+export interface CleanResult { deployments: number; topics: number; groups: number; databases: number; subjects: number; acls: number }
 
 async function registrySubjects(cfg: Pick<Config, 'schemaRegistryUrl'>): Promise<string[]> {
   const names: string[] = []
@@ -40,6 +44,34 @@ async function registrySubjects(cfg: Pick<Config, 'schemaRegistryUrl'>): Promise
   }
 }
 
+// Node's CommonJS export detection misses these: they are read from the default export.
+const { AclOperationTypes, AclPermissionTypes, AclResourceTypes, ResourcePatternTypes } = kafkajs
+
+/**
+ * Deletes the ACLs of consumer logins a test deployment minted (`lds consumers create`, named
+ * `t<id>-…`), which outlive its deleted topics when the test was killed before revoking them.
+ * Returns how many were deleted. Their SCRAM credentials stay (Kafka lists them only through its
+ * Java admin client; without ACLs they reach nothing): `lds consumers revoke <name>` removes one.
+ * A broker without an authorizer has no ACLs: nothing to do.
+ */
+async function deleteStaleConsumerAcls(admin: Admin, stale: (name: string) => boolean): Promise<{ acls: number; logins: string[] }> {
+  let resources
+  try {
+    ({ resources } = await admin.describeAcls({ resourceType: AclResourceTypes.ANY, resourcePatternType: ResourcePatternTypes.ANY, operation: AclOperationTypes.ANY, permissionType: AclPermissionTypes.ANY }))
+  } catch (err) {
+    if (/SECURITY_DISABLED|No Authorizer/i.test(`${(err as { type?: string }).type} ${(err as Error).message}`)) return { acls: 0, logins: [] }
+    throw err
+  }
+  const logins = [...new Set(resources.flatMap((r) => r.acls.map((a) => a.principal)))]
+    .filter((p) => p.startsWith('User:') && stale(p.slice('User:'.length))).map((p) => p.slice('User:'.length))
+  if (!logins.length) return { acls: 0, logins }
+  const { filterResponses } = await admin.deleteAcls({ filters: logins.map((name) => ({
+    principal: `User:${name}`, resourceType: AclResourceTypes.ANY, resourcePatternType: ResourcePatternTypes.ANY,
+    operation: AclOperationTypes.ANY, permissionType: AclPermissionTypes.ANY,
+  })) })
+  return { acls: filterResponses.reduce((n, f) => n + f.matchingAcls.length, 0), logins }
+}
+
 /**
  * Removes every test deployment created more than `olderThanMs` ago: its topics and consumer groups,
  * its database, its subjects. Other deployments (the sample's `lds`, benchmarks' `bench.*`) are never
@@ -49,13 +81,14 @@ export async function removeStaleTestDeployments(cfg: Config, log: (m: string) =
   const cutoff = (opts.now ?? Date.now()) - opts.olderThanMs
   const stale = (name: string) => { const d = testDeploymentOf(name); return d !== undefined && d.createdAt < cutoff }
   const ids = new Set<string>()
-  const note = (names: string[]) => { for (const n of names) ids.add(n.split('.')[0]); return names }
+  const note = (names: string[]) => { for (const n of names) ids.add(testDeploymentOf(n)!.id); return names }
 
   const kafka = new Kafka({ clientId: 'lds-clean', brokers: [...cfg.kafkaBrokers], logLevel: logLevel.NOTHING })
   const admin = kafka.admin()
   await admin.connect()
   let topics: string[] = []
   let groups: string[] = []
+  let acls = 0
   try {
     topics = note((await admin.listTopics()).filter(stale))
     for (let i = 0; i < topics.length; i += 500) {
@@ -65,6 +98,10 @@ export async function removeStaleTestDeployments(cfg: Config, log: (m: string) =
     groups = note((await admin.listGroups()).groups.map((g) => g.groupId).filter(stale))
     for (let i = 0; i < groups.length; i += 500) await admin.deleteGroups(groups.slice(i, i + 500)).catch(() => {})
     if (groups.length) log(`clean: consumer groups ${groups.length}`)
+    const logins = await deleteStaleConsumerAcls(admin, stale)
+    note(logins.logins)
+    acls = logins.acls
+    if (logins.logins.length) log(`clean: ACLs of consumer logins ${logins.logins.join(', ')} (${acls})`)
   } finally { await admin.disconnect() }
 
   const root = createDb(cfg, { useDatabase: false })
@@ -84,5 +121,5 @@ export async function removeStaleTestDeployments(cfg: Config, log: (m: string) =
   }, { concurrency: 8 })
   if (subjects.length) log(`clean: registry subjects ${subjects.length}`)
 
-  return { deployments: ids.size, topics: topics.length, groups: groups.length, databases: databases.length, subjects: subjects.length }
+  return { deployments: ids.size, topics: topics.length, groups: groups.length, databases: databases.length, subjects: subjects.length, acls }
 }

@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import t from 'tap'
+import kafkajs from 'kafkajs'
 import { loadConfig } from '../../core/config.js'
 import { createLogger } from '../../core/logger.js'
 import { createRuntime, prepare, removeDeployment } from '../../bin/runtime.js'
@@ -14,6 +15,7 @@ import { createDb } from '../../core/clickhouse.js'
 import { artifactsUrl } from '../../core/registry.js'
 import { removeStaleTestDeployments, testDeploymentOf } from '../../infra/stale-deployments.js'
 
+const { AclOperationTypes, AclPermissionTypes, AclResourceTypes, ResourcePatternTypes } = kafkajs
 const HOUR = 3_600_000
 const T2020 = Date.UTC(2020, 0, 1)
 const idAt = (ms: number) => `t${ms.toString(36)}${randomBytes(3).toString('hex')}`
@@ -23,6 +25,7 @@ t.test('a test deployment id tells its creation time; other names are not test d
   t.same(testDeploymentOf(`${id}.entity.dockets`), { id, createdAt: T2020 })
   t.same(testDeploymentOf(`${id}.entity.dockets-value`), { id, createdAt: T2020 })
   t.same(testDeploymentOf(id), { id, createdAt: T2020 })
+  t.same(testDeploymentOf(`${id}-reader`), { id, createdAt: T2020 }, 'a consumer login it minted')
   for (const other of ['lds.entity.dockets', 'bench.q28.entity.courts', 'tests.entity.dockets', 'lds', '__consumer_offsets', `${id}x.entity`]) {
     t.equal(testDeploymentOf(other), undefined, other)
   }
@@ -39,11 +42,26 @@ t.test('clean removes a stale test deployment whole and keeps a younger one', as
     await consumer.subscribe({ topics: [`${id}.entity.courts`], fromBeginning: true })
     await consumer.run({ eachMessage: async () => {} })
     await consumer.disconnect()
+    // The ACLs of a consumer login the deployment minted (`lds consumers create`), never revoked.
+    const admin = rt.kafka.admin()
+    await admin.connect()
+    await admin.createAcls({ acl: [{
+      principal: `User:${id}-reader`, host: '*', permissionType: AclPermissionTypes.ALLOW, operation: AclOperationTypes.READ,
+      resourceType: AclResourceTypes.TOPIC, resourceName: `${id}.entity.courts`, resourcePatternType: ResourcePatternTypes.LITERAL,
+    }] }).finally(() => admin.disconnect())
     return rt
   }
   const staleRt = await make(idAt(T2020))
   const youngRt = await make(idAt(T2020 + 2 * HOUR))
-  t.teardown(async () => { for (const rt of [staleRt, youngRt]) { await removeDeployment(rt).catch(() => {}); await rt.close() } })
+  t.teardown(async () => {
+    for (const rt of [staleRt, youngRt]) {
+      const admin = rt.kafka.admin()
+      await admin.connect()
+      await admin.deleteAcls({ filters: [{ principal: `User:${rt.cfg.topicPrefix.replace(/\.$/, '')}-reader`, resourceType: AclResourceTypes.ANY, resourcePatternType: ResourcePatternTypes.ANY, operation: AclOperationTypes.ANY, permissionType: AclPermissionTypes.ANY }] }).finally(() => admin.disconnect())
+      await removeDeployment(rt).catch(() => {})
+      await rt.close()
+    }
+  })
 
   const what = async (rt: typeof staleRt) => {
     const prefix = rt.cfg.topicPrefix
@@ -56,17 +74,20 @@ t.test('clean removes a stale test deployment whole and keeps a younger one', as
       const root = createDb(rt.cfg, { useDatabase: false })
       const [db] = await root.query<{ n: number }>(sql`SELECT count() AS n FROM system.databases WHERE name = ${rt.cfg.clickhouseDatabase}`).finally(() => root.close())
       const res = await fetch(`${artifactsUrl(rt.cfg)}/${encodeURIComponent(`${prefix}entity.courts-value`)}`)
-      return { topics: topics > 0, groups: groups > 0, database: Number(db.n) === 1, subject: res.ok }
+      const { resources } = await admin.describeAcls({ principal: `User:${prefix.replace(/\.$/, '')}-reader`, resourceType: AclResourceTypes.ANY, resourcePatternType: ResourcePatternTypes.ANY, operation: AclOperationTypes.ANY, permissionType: AclPermissionTypes.ANY })
+      return { topics: topics > 0, groups: groups > 0, database: Number(db.n) === 1, subject: res.ok, acls: resources.length > 0 }
     } finally { await admin.disconnect() }
   }
-  t.same(await what(staleRt), { topics: true, groups: true, database: true, subject: true }, 'both deployments exist before the clean')
-  t.same(await what(youngRt), { topics: true, groups: true, database: true, subject: true })
+  const whole = { topics: true, groups: true, database: true, subject: true, acls: true }
+  t.same(await what(staleRt), whole, 'both deployments exist before the clean')
+  t.same(await what(youngRt), whole)
 
   const log: string[] = []
   const r = await removeStaleTestDeployments(staleRt.cfg, (m) => log.push(m), { olderThanMs: HOUR, now: T2020 + 2 * HOUR })
   t.equal(r.deployments, 1, 'one deployment removed')
   t.ok(r.topics >= 50 && r.subjects >= 50, `its topics (${r.topics}) and subjects (${r.subjects})`)
-  t.same(await what(staleRt), { topics: false, groups: false, database: false, subject: false }, 'the stale one is gone whole')
-  t.same(await what(youngRt), { topics: true, groups: true, database: true, subject: true }, 'the younger one is untouched')
+  t.equal(r.acls, 1, 'its consumer login\'s ACL')
+  t.same(await what(staleRt), { topics: false, groups: false, database: false, subject: false, acls: false }, 'the stale one is gone whole')
+  t.same(await what(youngRt), whole, 'the younger one is untouched')
   t.ok(log.some((l) => l.includes('registry subjects')), 'progress is reported')
 })
