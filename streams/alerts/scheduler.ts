@@ -77,21 +77,16 @@ export async function startScheduler(deps: SourceDeps, extra: Job[] = []) {
  * until `signal` aborts, each time with a time inside the period it is for. A timer may fire a
  * millisecond before the clock reaches the start of the period it waited for: the tick is for that
  * period all the same (with the clock's reading it would find the previous period done, and the
- * wait computed after it would skip the whole period). `sleep` waits between runs (a test gives
- * a virtual one).
+ * wait computed after it would skip the whole period). It waits with the clock's `until`, which an
+ * abort ends.
  */
-export async function everyPeriod(periodMs: number, clock: Pick<Clock, 'now'>, signal: AbortSignal, tick: (now: number) => Promise<void>, sleep: (ms: number, signal: AbortSignal) => Promise<void> = sleepUnlessAborted): Promise<void> {
+export async function everyPeriod(periodMs: number, clock: Pick<Clock, 'now' | 'until'>, signal: AbortSignal, tick: (now: number) => Promise<void>): Promise<void> {
   let due = clock.now()
   while (!signal.aborted) {
     const now = Math.max(clock.now(), due)
     await tick(now)
     due = (Math.floor(now / periodMs) + 1) * periodMs
-    const wait = Math.max(0, due - clock.now())
-    await sleep(wait, signal)
+    // rejects on abort, which the loop's condition then sees
+    await clock.until(due, signal).catch(() => {})
   }
-}
-
-/** Resolves after `ms`, or at once when `signal` aborts. */
-function sleepUnlessAborted(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise<void>((resolve) => { const t = setTimeout(resolve, ms); signal.addEventListener('abort', () => { clearTimeout(t); resolve() }, { once: true }) })
 }

@@ -2,22 +2,23 @@
  * The scheduler's loop runs a job once in every period, also when the wall clock reads a little
  * behind the timers (Node's timers run on a monotonic clock: one can fire a millisecond before
  * Date.now() reaches the moment it waited for) and a run's bookkeeping takes a few milliseconds.
- * Time here is virtual (a clock and a sleep the test moves), so a loaded machine cannot stall a
+ * Time here is virtual (a clock whose waits the test moves), so a loaded machine cannot stall a
  * period away: with real 40 ms periods, a busy CI machine skipped three.
  */
 import t from 'tap'
 import { everyPeriod } from '../../../streams/alerts/scheduler.js'
+import { systemClock } from '../../../core/clock.js'
 
 const PERIOD = 40
 
 /**
- * A virtual clock that starts mid-period: each run takes `runMs`; each sleep ends `lagMs` before the
+ * A virtual clock that starts mid-period: each run takes `runMs`; each wait ends `lagMs` before the
  * clock reaches the time it waited for. Returns the periods that got a run, from the first, and
  * the times each run was given.
  */
 async function periodsSeen(o: { lagMs: number; runMs: number; until: number }): Promise<{ periods: number[]; times: number[] }> {
   let now = 1_000_017
-  const clock = { now: () => now }
+  const clock = { now: () => now, until: async (at: number) => { now = Math.max(now, at - o.lagMs) } }
   const controller = new AbortController()
   const start = Math.floor(now / PERIOD)
   const periods: number[] = []
@@ -27,7 +28,7 @@ async function periodsSeen(o: { lagMs: number; runMs: number; until: number }): 
     periods.push(Math.floor(at / PERIOD) - start)
     if (periods.at(-1)! >= o.until) controller.abort()
     now += o.runMs
-  }, async (ms) => { now += Math.max(0, ms - o.lagMs) })
+  })
   return { periods, times }
 }
 
@@ -52,7 +53,7 @@ t.test('a real abort ends the wait at once', async (t) => {
   const controller = new AbortController()
   const t0 = Date.now()
   let runs = 0
-  await everyPeriod(60_000, { now: () => Date.now() }, controller.signal, async () => { runs++; setTimeout(() => controller.abort(), 20) })
+  await everyPeriod(60_000, systemClock(), controller.signal, async () => { runs++; setTimeout(() => controller.abort(), 20) })
   t.equal(runs, 1)
   t.ok(Date.now() - t0 < 30_000, 'not a minute: the abort ended the timer')
 })
