@@ -1,4 +1,4 @@
-import { Kafka, logLevel, Partitioners, type Producer, type Admin, type Consumer, type ConsumerConfig, type EachBatchPayload, type ITopicConfig, type ProducerConfig } from 'kafkajs'
+import kafkajs, { Kafka, logLevel, Partitioners, type Producer, type Admin, type AclFilter, type Consumer, type ConsumerConfig, type EachBatchPayload, type ITopicConfig, type ProducerConfig } from 'kafkajs'
 import pRetry from 'p-retry'
 import './kafka-compression.js'
 import type { Config } from './config.js'
@@ -188,4 +188,16 @@ export async function sendUntilDelivered<T>(send: () => Promise<T>, log: Logger,
       return true
     },
   })
+}
+
+// Node's CommonJS export detection misses these: they are read from the default export.
+const { AclOperationTypes, AclPermissionTypes, AclResourceTypes, ResourcePatternTypes } = kafkajs
+
+/** An ACL filter matching every ACL (of `principal`, when given): any resource, pattern, operation, permission. */
+export function everyAcl(principal?: string): AclFilter {
+  return {
+    ...(principal === undefined ? {} : { principal }),
+    resourceType: AclResourceTypes.ANY, resourcePatternType: ResourcePatternTypes.ANY,
+    operation: AclOperationTypes.ANY, permissionType: AclPermissionTypes.ANY,
+  }
 }

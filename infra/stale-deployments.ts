@@ -10,11 +10,12 @@
  * `npx tsx infra/cli.ts clean` removes those older than an hour (a running suite's are younger).
  */
 import pMap from 'p-map'
-import kafkajs, { Kafka, logLevel, type Admin } from 'kafkajs'
+import { Kafka, logLevel, type Admin } from 'kafkajs'
 import type { Config } from '../core/config.js'
 import { createDb } from '../core/clickhouse.js'
 import { sql, ident } from '../core/sql.js'
 import { artifactsUrl, deleteSubject } from '../core/registry.js'
+import { everyAcl } from '../core/kafka.js'
 
 /** A test deployment's id: the creation time in base 36, then 6 random hex digits. */
 const TEST_ID = /^t([0-9a-z]{8})[0-9a-f]{6}$/
@@ -44,9 +45,6 @@ async function registrySubjects(cfg: Pick<Config, 'schemaRegistryUrl'>): Promise
   }
 }
 
-// Node's CommonJS export detection misses these: they are read from the default export.
-const { AclOperationTypes, AclPermissionTypes, AclResourceTypes, ResourcePatternTypes } = kafkajs
-
 /**
  * Deletes the ACLs of consumer logins a test deployment minted (`lds consumers create`, named
  * `t<id>-…`), which outlive its deleted topics when the test was killed before revoking them.
@@ -57,7 +55,7 @@ const { AclOperationTypes, AclPermissionTypes, AclResourceTypes, ResourcePattern
 async function deleteStaleConsumerAcls(admin: Admin, stale: (name: string) => boolean): Promise<{ acls: number; logins: string[] }> {
   let resources
   try {
-    ({ resources } = await admin.describeAcls({ resourceType: AclResourceTypes.ANY, resourcePatternType: ResourcePatternTypes.ANY, operation: AclOperationTypes.ANY, permissionType: AclPermissionTypes.ANY }))
+    ({ resources } = await admin.describeAcls(everyAcl()))
   } catch (err) {
     if (/SECURITY_DISABLED|No Authorizer/i.test(`${(err as { type?: string }).type} ${(err as Error).message}`)) return { acls: 0, logins: [] }
     throw err
@@ -65,10 +63,7 @@ async function deleteStaleConsumerAcls(admin: Admin, stale: (name: string) => bo
   const logins = [...new Set(resources.flatMap((r) => r.acls.map((a) => a.principal)))]
     .filter((p) => p.startsWith('User:') && stale(p.slice('User:'.length))).map((p) => p.slice('User:'.length))
   if (!logins.length) return { acls: 0, logins }
-  const { filterResponses } = await admin.deleteAcls({ filters: logins.map((name) => ({
-    principal: `User:${name}`, resourceType: AclResourceTypes.ANY, resourcePatternType: ResourcePatternTypes.ANY,
-    operation: AclOperationTypes.ANY, permissionType: AclPermissionTypes.ANY,
-  })) })
+  const { filterResponses } = await admin.deleteAcls({ filters: logins.map((name) => everyAcl(`User:${name}`)) })
   return { acls: filterResponses.reduce((n, f) => n + f.matchingAcls.length, 0), logins }
 }
 

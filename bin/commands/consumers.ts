@@ -14,6 +14,7 @@ import type { Catalogue } from '../../schemas/catalogue/index.js'
 import { publicFeedResources } from '../../schemas/events/feeds.js'
 import { entityTopic } from '../../schemas/events/names.js'
 import type { ScramUsers } from './scram-users.js'
+import { everyAcl } from '../../core/kafka.js'
 
 // Node's CommonJS export detection misses these: they are read from the default export.
 const { AclOperationTypes, AclPermissionTypes, AclResourceTypes, ResourcePatternTypes, Kafka, logLevel } = kafkajs
@@ -160,10 +161,7 @@ export async function listConsumers(deps: ConsumerDeps): Promise<{ name: string;
 }
 
 async function deleteConsumerAcls(admin: ReturnType<KafkaClient['admin']>, name: string): Promise<number> {
-  const { filterResponses } = await admin.deleteAcls({ filters: [{
-    principal: consumerPrincipal(name), resourceType: AclResourceTypes.ANY, resourcePatternType: ResourcePatternTypes.ANY,
-    operation: AclOperationTypes.ANY, permissionType: AclPermissionTypes.ANY,
-  }] })
+  const { filterResponses } = await admin.deleteAcls({ filters: [everyAcl(consumerPrincipal(name))] })
   return filterResponses.reduce((n, f) => n + f.matchingAcls.length, 0)
 }
 

@@ -14,6 +14,7 @@ import { sql } from '../../core/sql.js'
 import { createDb } from '../../core/clickhouse.js'
 import { artifactsUrl } from '../../core/registry.js'
 import { removeStaleTestDeployments, testDeploymentOf } from '../../infra/stale-deployments.js'
+import { everyAcl } from '../../core/kafka.js'
 
 const { AclOperationTypes, AclPermissionTypes, AclResourceTypes, ResourcePatternTypes } = kafkajs
 const HOUR = 3_600_000
@@ -57,7 +58,7 @@ t.test('clean removes a stale test deployment whole and keeps a younger one', as
     for (const rt of [staleRt, youngRt]) {
       const admin = rt.kafka.admin()
       await admin.connect()
-      await admin.deleteAcls({ filters: [{ principal: `User:${rt.cfg.topicPrefix.replace(/\.$/, '')}-reader`, resourceType: AclResourceTypes.ANY, resourcePatternType: ResourcePatternTypes.ANY, operation: AclOperationTypes.ANY, permissionType: AclPermissionTypes.ANY }] }).finally(() => admin.disconnect())
+      await admin.deleteAcls({ filters: [everyAcl(`User:${rt.cfg.topicPrefix.replace(/\.$/, '')}-reader`)] }).finally(() => admin.disconnect())
       await removeDeployment(rt).catch(() => {})
       await rt.close()
     }
@@ -74,7 +75,7 @@ t.test('clean removes a stale test deployment whole and keeps a younger one', as
       const root = createDb(rt.cfg, { useDatabase: false })
       const [db] = await root.query<{ n: number }>(sql`SELECT count() AS n FROM system.databases WHERE name = ${rt.cfg.clickhouseDatabase}`).finally(() => root.close())
       const res = await fetch(`${artifactsUrl(rt.cfg)}/${encodeURIComponent(`${prefix}entity.courts-value`)}`)
-      const { resources } = await admin.describeAcls({ principal: `User:${prefix.replace(/\.$/, '')}-reader`, resourceType: AclResourceTypes.ANY, resourcePatternType: ResourcePatternTypes.ANY, operation: AclOperationTypes.ANY, permissionType: AclPermissionTypes.ANY })
+      const { resources } = await admin.describeAcls(everyAcl(`User:${prefix.replace(/\.$/, '')}-reader`))
       return { topics: topics > 0, groups: groups > 0, database: Number(db.n) === 1, subject: res.ok, acls: resources.length > 0 }
     } finally { await admin.disconnect() }
   }
