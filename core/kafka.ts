@@ -162,6 +162,21 @@ export function retryRetriable<T>(fn: () => Promise<T>): Promise<T> {
 
 const LOST_OFFSETS_ANSWER = /Cannot destructure property 'partitions'/
 
+/**
+ * High-water marks of several topics, one topic after another. KafkaJS's admin shares one metadata
+ * refresh between concurrent callers; on a multi-broker cluster, offsets asked for many topics at
+ * once came back empty for a few of them (a TypeError inside KafkaJS) often enough to crash the API
+ * at start, where the same requests in sequence always answered (56 topics in about a second).
+ */
+export async function endOffsets(admin: Pick<Admin, 'fetchTopicOffsets'>, topics: readonly string[]): Promise<Map<string, Map<number, bigint>>> {
+  const out = new Map<string, Map<number, bigint>>()
+  for (const topic of topics) {
+    const answer = await retryRetriable(() => admin.fetchTopicOffsets(topic))
+    out.set(topic, new Map(answer.map((p) => [p.partition, BigInt(p.high)])))
+  }
+  return out
+}
+
 const UNREACHABLE = /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|Connection error|Connection timeout|closed connection|broker not connected|KafkaJSConnection|NumberOfRetriesExceeded|There is no leader/i
 
 /**

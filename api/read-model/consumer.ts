@@ -13,14 +13,13 @@ import type { Config } from '../../core/config.js'
 import type { Logger } from '../../core/logger.js'
 import type { Registry } from '../../core/registry.js'
 import { CoPartitionedAssigner } from '../../core/kafka-assigner.js'
-import { subscribeAll, retryRetriable, stoppableConsumer, commitBatch } from '../../core/kafka.js'
+import { subscribeAll, endOffsets, stoppableConsumer, commitBatch } from '../../core/kafka.js'
 import type { Catalogue } from '../../schemas/catalogue/index.js'
 import { entityTopic, resourceOfTopic, createDecoder, validateEntityEvent } from '../../schemas/events/index.js'
 import { openReadStore, type ReadStore, type AppliedEvent } from './store.js'
 import { refColumnsOf, keyKindsOf } from './refs.js'
 import { listIndexesOf } from './list-index.js'
 import { renderedResourcesOf, type DetailRenderer } from './rendered-details.js'
-import pMap from 'p-map'
 
 export interface ReadModel {
   readonly store: ReadStore
@@ -87,12 +86,8 @@ export function createReadModel(deps: ReadModelDeps, opts: { path?: string } = {
       const admin = deps.kafka.admin()
       await admin.connect()
       try {
-        // A few topics at a time: a hundred requests at once timed out on a loaded cluster.
-        const ends = await pMap(cat.stored, async (r) => {
-          const topic = entityTopic(cfg, r)
-          return (await retryRetriable(() => admin.fetchTopicOffsets(topic))).map((p) => ({ topic, partition: p.partition, offset: BigInt(p.high) }))
-        }, { concurrency: 8 })
-        targets = ends.flat()
+        const ends = await endOffsets(admin, cat.stored.map((r) => entityTopic(cfg, r)))
+        targets = [...ends].flatMap(([topic, partitions]) => [...partitions].map(([partition, offset]) => ({ topic, partition, offset })))
       } finally { await admin.disconnect() }
       consumer = stoppableConsumer(deps.kafka, {
         groupId: `${cfg.topicPrefix}read-model.${store.storeId}`, partitionAssigners: [CoPartitionedAssigner],

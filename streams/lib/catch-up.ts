@@ -8,7 +8,7 @@
  */
 import type { Kafka } from 'kafkajs'
 import type { Config } from '../../core/config.js'
-import { retryRetriable } from '../../core/kafka.js'
+import { endOffsets } from '../../core/kafka.js'
 import { DependencyError } from '../../core/dependency-error.js'
 import type { Watermarks } from '../../core/events/watermark-reader.js'
 import { keepAlive, type BatchContext } from '../runner.js'
@@ -36,8 +36,7 @@ export function createEndOffsets(deps: { kafka: Kafka; cfg: Config }, topics: re
   const request = async (): Promise<EndOffsets> => {
     try {
       await (connected ??= admin.connect().catch((err) => { connected = undefined; throw err }))
-      const answers = await Promise.all(topics.map((t) => retryRetriable(() => admin.fetchTopicOffsets(t))))
-      return new Map(topics.map((t, i) => [t, new Map(answers[i].map((p) => [p.partition, BigInt(p.high)]))]))
+      return await endOffsets(admin, topics)
     } catch (err) {
       throw new DependencyError('Kafka', deps.cfg.kafkaBrokers.join(','), 'did not answer an end-offsets request', { cause: err })
     }
