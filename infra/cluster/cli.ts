@@ -54,7 +54,26 @@ async function apiReady(): Promise<boolean> {
   return res.ok
 }
 
-export async function clusterUp(main: Config, log: Log): Promise<void> {
+/**
+ * Migrates `cfg`'s database on every ClickHouse node of the cluster: the engine here runs no ON
+ * CLUSTER DDL, so every node gets the same statements directly.
+ */
+export async function migrateClusterNodes(main: Config, cfg: Config, log: Log): Promise<void> {
+  for (const n of clickhouseNodes(main)) {
+    const db = createDb({ clickhouseUrl: nodeUrl(n), clickhouseDatabase: cfg.clickhouseDatabase }, { useDatabase: false })
+    try {
+      const applied = await migrate(db, catalogue, () => {}, log, cfg.clickhouseCluster)
+      log(`${n.name}: ${applied.length ? `${applied.length} migrations applied` : 'schema current'}`)
+    } finally { await db.close() }
+  }
+}
+
+/**
+ * The cluster's infrastructure (brokers, registry, ClickHouse nodes, Redis), every node migrated,
+ * the schemas registered and the topics made: what the roles need, without the roles (the
+ * fault suite's `--cluster` runs its own).
+ */
+export async function clusterInfraUp(main: Config, log: Log): Promise<void> {
   const t0 = Date.now()
   const cfg = clusterConfig(main)
   const dir = clusterDir(main.dataDir)
@@ -79,21 +98,19 @@ export async function clusterUp(main: Config, log: Log): Promise<void> {
   if (failed.length) throw new Error(`cluster up: ${failed.map((r) => (r.reason as Error).message).join('\n\n')}`)
   log(`infrastructure ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`)
 
-  // The engine here runs no ON CLUSTER DDL: every node gets the same statements directly.
-  for (const n of clickhouseNodes(main)) {
-    const db = createDb({ clickhouseUrl: nodeUrl(n), clickhouseDatabase: cfg.clickhouseDatabase }, { useDatabase: false })
-    try {
-      const applied = await migrate(db, catalogue, () => {}, log, cfg.clickhouseCluster)
-      log(`${n.name}: ${applied.length ? `${applied.length} migrations applied` : 'schema current'}`)
-    } finally { await db.close() }
-  }
+  await migrateClusterNodes(main, cfg, log)
 
   // Schemas and topics once, here: fourteen role processes registering a hundred schemas each at
   // the same moment time the registry out.
   const rt = createRuntime(cfg)
   try { await prepare(rt) } finally { await rt.close() }
   log('schemas registered, topics created')
+}
 
+export async function clusterUp(main: Config, log: Log): Promise<void> {
+  const t0 = Date.now()
+  await clusterInfraUp(main, log)
+  const dir = clusterDir(main.dataDir)
   for (const p of roleProcesses(dir, clusterEnv(main.dataDir))) {
     const ts = Date.now()
     if (p.name === 'api') { if (startProcess(p)) log('api: workers starting') } else if (await startRole(p, ROLE_START_TIMEOUT_MS)) log(`${p.name}: running (${((Date.now() - ts) / 1000).toFixed(1)} s)`)

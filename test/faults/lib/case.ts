@@ -8,7 +8,7 @@ import path from 'node:path'
 import type { Config } from '../../../core/config.js'
 import type { Env } from './env.js'
 import type { Log } from './log.js'
-import { openCaseStack, type CaseStack } from './stack.js'
+import { openCaseStack, type CaseStack, type StackHooks } from './stack.js'
 import { startRole, type RoleProcess } from './role.js'
 import { loadsSettled } from './load.js'
 
@@ -63,7 +63,9 @@ export interface FaultCase {
   run(ctx: CaseContext): Promise<string>
 }
 
-export async function runCase(c: FaultCase, base: { instance: Env; cfg: Config; small: boolean; log: Log; logRoot: string }): Promise<CaseResult> {
+export interface CaseBase { instance: Env; cfg: Config; small: boolean; log: Log; logRoot: string; stackHooks?: StackHooks }
+
+export async function runCase(c: FaultCase, base: CaseBase): Promise<CaseResult> {
   const t0 = Date.now()
   const log: Log = (m) => base.log(`case ${c.id}: ${m}`)
   const logDir = path.join(base.logRoot, `case-${c.id}`)
@@ -76,7 +78,7 @@ export async function runCase(c: FaultCase, base: { instance: Env; cfg: Config; 
     instance: base.instance, cfg: base.cfg, small: base.small, log, logDir, record, signal: ended.signal,
     check(ok, failure) { if (!ok) { failures.push(failure); log(`CHECK FAILED: ${failure}`) } return ok },
     async stack(label, extra = {}) {
-      const s = await openCaseStack(base.instance, `c${c.id}${label}`, path.join(logDir, `suite-${label}.log`), log, extra)
+      const s = await openCaseStack(base.instance, `c${c.id}${label}`, path.join(logDir, `suite-${label}.log`), log, extra, base.stackHooks)
       deferred.push(() => s.cleanup())
       return s
     },

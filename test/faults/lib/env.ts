@@ -26,7 +26,7 @@ const INSTANCE: readonly { name: string; override: string; dflt: string }[] = [
 ]
 
 /** Addresses that would point a child at another instance: derived from the ports instead. */
-const DROPPED = ['KAFKA_BROKERS', 'SCHEMA_REGISTRY_URL', 'CLICKHOUSE_URL', 'LDS_TOPIC_PREFIX', 'CLICKHOUSE_DATABASE', 'LDS_TEST', 'LDS_PUBLIC_URL']
+export const DROPPED = ['KAFKA_BROKERS', 'SCHEMA_REGISTRY_URL', 'CLICKHOUSE_URL', 'LDS_TOPIC_PREFIX', 'CLICKHOUSE_DATABASE', 'LDS_TEST', 'LDS_PUBLIC_URL']
 
 /**
  * The environment of the fault instance: the parent's, minus its addresses, plus our ports.

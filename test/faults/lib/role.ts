@@ -39,16 +39,22 @@ const CLI = path.join(PROJECT_ROOT, 'bin', 'lds-cli.ts')
  * (stderr to `stderrFile` instead, when given).
  */
 export function spawnLds(label: string, args: string[], env: Env, logFile: string, stderrFile?: string): RoleProcess {
+  return spawnScript(label, CLI, args, env, logFile, stderrFile)
+}
+
+/** Runs a TypeScript program of the project (`script`, under tsx) as a tracked child, as spawnLds does. */
+export function spawnScript(label: string, script: string, args: string[], env: Env, logFile: string, stderrFile?: string): RoleProcess {
   if (closed) throw new Error(`${label}: not started, the suite is shutting down`)
   mkdirSync(path.dirname(logFile), { recursive: true })
   const fd = openSync(logFile, 'a')
   const errFd = stderrFile ? openSync(stderrFile, 'w') : fd
-  writeSync(fd, `--- ${new Date().toISOString()} ${label}: lds ${args.join(' ')}\n`)
+  const command = `${path.relative(PROJECT_ROOT, script)} ${args.join(' ')}`
+  writeSync(fd, `--- ${new Date().toISOString()} ${label}: ${command}\n`)
   let child: ChildProcess
   try {
-    child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: PROJECT_ROOT, env, stdio: ['ignore', fd, errFd] })
+    child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: PROJECT_ROOT, env, stdio: ['ignore', fd, errFd] })
   } finally { closeSync(fd); if (errFd !== fd) closeSync(errFd) }
-  if (child.pid === undefined) throw new Error(`${label}: could not start lds ${args.join(' ')}`)
+  if (child.pid === undefined) throw new Error(`${label}: could not start ${command}`)
   const startedAt = Date.now()
   const proc: RoleProcess = {
     label, roles: args.join(' '), pid: child.pid, logFile, startedAt, exit: undefined,

@@ -20,19 +20,27 @@ export interface CaseStack {
   cleanup(): Promise<void>
 }
 
+/** What a stack on more than one ClickHouse node adds: its database made on every node first, and dropped on every node. */
+export interface StackHooks {
+  prepare?(cfg: Config): Promise<void>
+  drop?(cfg: Config): Promise<void>
+}
+
 /** Topics and tables made (prepare) for a fresh prefix and database; the suite's own log goes to `logFile`. */
-export async function openCaseStack(instance: Env, label: string, logFile: string, log: Log, extra: Env = {}): Promise<CaseStack> {
+export async function openCaseStack(instance: Env, label: string, logFile: string, log: Log, extra: Env = {}, hooks: StackHooks = {}): Promise<CaseStack> {
   const env = caseEnv(instance, label, extra)
   const cfg = configOf(env)
   mkdirSync(path.dirname(logFile), { recursive: true })
   const logger = pino({ name: 'faults', level: env.LOG_LEVEL || 'info' }, pino.destination({ dest: logFile, sync: false, mkdir: true }))
   const rt = createRuntime(cfg, logger)
+  await hooks.prepare?.(cfg)
   await prepare(rt)
   log(`prefix ${cfg.topicPrefix}, database ${cfg.clickhouseDatabase}`)
   return {
     env, cfg, rt,
     async cleanup() {
       try { await dropCaseData(cfg, rt) } catch (err) { log(`cleanup of ${cfg.topicPrefix} failed: ${(err as Error).message}`) }
+      await hooks.drop?.(cfg).catch((err: Error) => log(`cleanup of ${cfg.clickhouseDatabase} failed: ${err.message}`))
       await rt.close().catch(() => {})
       logger.flush()
     },

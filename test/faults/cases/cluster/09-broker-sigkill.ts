@@ -1,0 +1,43 @@
+/**
+ * Case 9 (--cluster): one broker of three is SIGKILLed under load and left down. With every topic
+ * on 3 replicas and min.insync.replicas 2, the other two carry on: the producer and the sink must
+ * make progress within 30 s of the kill, without being restarted. The broker is then started
+ * again and must rejoin every in-sync replica set; nothing is lost or duplicated.
+ */
+import type { FaultCase } from '../../lib/case.js'
+import { withAdmin } from '../../lib/admin.js'
+import { waitFor } from '../../lib/wait.js'
+import { brokers, clusterMain, killBroker, startBroker, underReplicated } from '../../lib/cluster.js'
+import { sinkUnderLoad, firstProgress, finishSinkUnderLoad } from './common.js'
+
+const RESUME_LIMIT_S = 30
+const REJOIN_LIMIT_MS = 240_000
+
+export const clusterBrokerSigkill: FaultCase = {
+  id: 9,
+  title: 'One broker of three SIGKILLed under load (cluster)',
+  scope: 'infrastructure',
+  async run(ctx) {
+    const main = clusterMain()
+    const u = await sinkUnderLoad(ctx, 'broker', { keys: ctx.small ? 10_000 : 100_000, ratePerSec: ctx.small ? 1_000 : 5_000 })
+    // The broker leading most of the case's partitions: killing it moves leaderships.
+    const leaders = await withAdmin(u.s.rt, async (a) => (await a.fetchTopicMetadata({ topics: [u.topic] })).topics[0].partitions.map((p) => p.leader))
+    const victim = brokers(main).map((b) => ({ b, led: leaders.filter((l) => l === b.nodeId).length })).sort((x, y) => y.led - x.led)[0].b
+    const atKill = { published: u.load.published(), rows: await u.rows() }
+    const killedAt = Date.now()
+    await killBroker(victim, ctx.log)
+    const progress = await firstProgress(u, atKill, 120_000)
+    const resumeS = Math.max(progress.producer ?? Infinity, progress.consumer ?? Infinity)
+    ctx.record.details.outage = { broker: victim.name, partitionsLed: leaders.filter((l) => l === victim.nodeId).length, atKill, firstProgressAfterKillS: progress }
+    ctx.check(resumeS <= RESUME_LIMIT_S, `first progress ${Number.isFinite(resumeS) ? `${resumeS.toFixed(1)} s` : 'never'} after ${victim.name} was killed (limit ${RESUME_LIMIT_S} s): producer ${progress.producer ?? 'none'}, sink ${progress.consumer ?? 'none'}`)
+
+    const downS = (Date.now() - killedAt) / 1000
+    await startBroker(victim, ctx.log)
+    const t0 = Date.now()
+    await withAdmin(u.s.rt, (a) => waitFor(async () => (await underReplicated(a, [u.topic])) === 0, `${victim.name} back in every in-sync replica set`, REJOIN_LIMIT_MS, 1_000))
+    const rejoinS = (Date.now() - t0) / 1000
+    ctx.record.details.rejoin = { downS, rejoinS }
+    await finishSinkUnderLoad(ctx, u)
+    return `${victim.name} (leader of ${leaders.filter((l) => l === victim.nodeId).length} of ${leaders.length} partitions) killed: producer resumed after ${progress.producer?.toFixed(1)} s, sink after ${progress.consumer?.toFixed(1)} s (≤ ${RESUME_LIMIT_S} s) with it down; in sync again ${rejoinS.toFixed(0)} s after its restart`
+  },
+}
