@@ -39,7 +39,7 @@ export async function sinkUnderLoad(ctx: CaseContext, label: string, opts: { key
   return { s, sink, load, keys: opts.keys, versions, topic: entityTopic(s.rt.cfg, SYNTHETIC_RESOURCE), table, rows }
 }
 
-/** Seconds from now until the producer and the sink each make progress past `from` (undefined: none within `limitMs`). */
+/** Seconds from now until the producer has acknowledged more than `from.published` events and the sink written more than `from.rows` rows (undefined: not within `limitMs`). */
 export async function firstProgress(u: SinkUnderLoad, from: { published: number; rows: number }, limitMs: number): Promise<{ producer?: number; consumer?: number }> {
   const t0 = Date.now()
   const progress: { producer?: number; consumer?: number } = {}
