@@ -18,6 +18,7 @@ const runs: [string, string[]][] = [
   ['mirror.ts', quick ? ['--records', '5000'] : []],
   ['audio.ts', quick ? ['--quick'] : []],
   ['idle.ts', quick ? ['--seconds', '20'] : []],
+  ['scale.ts', quick ? ['--quick'] : []],
 ]
 let failed = 0
 for (const [file, args] of runs) {
