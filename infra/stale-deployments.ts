@@ -74,9 +74,22 @@ async function deleteStaleConsumerAcls(admin: Admin, stale: (name: string) => bo
  */
 export async function removeStaleTestDeployments(cfg: Config, log: (m: string) => void, opts: { olderThanMs: number; now?: number }): Promise<CleanResult> {
   const cutoff = (opts.now ?? Date.now()) - opts.olderThanMs
-  const stale = (name: string) => { const d = testDeploymentOf(name); return d !== undefined && d.createdAt < cutoff }
+  return removeDeployments(cfg, log, {
+    matches: (name) => { const d = testDeploymentOf(name); return d !== undefined && d.createdAt < cutoff },
+    deploymentOf: (name) => testDeploymentOf(name)!.id,
+  })
+}
+
+/**
+ * Removes what deployments left on the infrastructure of `cfg`: every topic, consumer group,
+ * ClickHouse database and registry subject whose name `matches`, and the ACLs of consumer logins
+ * so named. `deploymentOf` names the deployment a matching name belongs to (for the count).
+ * Used by `infra clean` (test deployments) and the fault suite (its cases' leftovers).
+ */
+export async function removeDeployments(cfg: Config, log: (m: string) => void, sel: { matches: (name: string) => boolean; deploymentOf: (name: string) => string }): Promise<CleanResult> {
+  const stale = sel.matches
   const ids = new Set<string>()
-  const note = (names: string[]) => { for (const n of names) ids.add(testDeploymentOf(n)!.id); return names }
+  const note = (names: string[]) => { for (const n of names) ids.add(sel.deploymentOf(n)); return names }
 
   const kafka = new Kafka({ clientId: 'lds-clean', brokers: [...cfg.kafkaBrokers], logLevel: logLevel.NOTHING })
   const admin = kafka.admin()

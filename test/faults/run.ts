@@ -33,8 +33,6 @@ import { createProgressLog } from './lib/log.js'
 import { upInstance, downInstance } from './lib/infra.js'
 import { sweepLeftovers } from './lib/stack.js'
 import { waitFor } from './lib/wait.js'
-import { createKafka } from '../../core/kafka.js'
-import { pino } from 'pino'
 import { runCase, type CaseBase, type CaseResult, type FaultCase } from './lib/case.js'
 import { killAllRoles } from './lib/role.js'
 import { resultTable, writeReports } from './lib/report.js'
@@ -113,7 +111,7 @@ async function main(): Promise<number> {
     else await upInstance(cfg, log)
     infraSeconds = (Date.now() - ti) / 1000
     // Right after a broker start the group coordinator may still be loading: retried, and never fatal.
-    await waitFor(() => sweepLeftovers({ cfg, kafka: createKafka(cfg, pino({ level: 'silent' })) }, log).then(() => true), 'leftovers of earlier runs removed', 30_000, 1_000)
+    await waitFor(() => sweepLeftovers(cfg, log).then(() => true), 'leftovers of earlier runs removed', 30_000, 1_000)
       .catch((err: Error) => log(`warning: ${err.message}`))
     const base: CaseBase = { instance, cfg, small: opts.small, log, logRoot, stackHooks: opts.cluster ? clusterStackHooks(main, log) : undefined }
     // Side by side: cases whose faults stay inside their own processes (the 30 s session timeouts

@@ -10,6 +10,7 @@ import { sql, ident } from '../../../core/sql.js'
 import { createDb } from '../../../core/clickhouse.js'
 import { createRuntime, prepare, type Runtime } from '../../../bin/runtime.js'
 import { caseEnv, configOf, type Env } from './env.js'
+import { removeDeployments } from '../../../infra/stale-deployments.js'
 import type { Log } from './log.js'
 
 export interface CaseStack {
@@ -60,21 +61,7 @@ async function dropCaseData(cfg: Config, rt: Runtime): Promise<void> {
   try { await root.command(sql`DROP DATABASE IF EXISTS ${ident(cfg.clickhouseDatabase)} SYNC`) } finally { await root.close() }
 }
 
-/** Topics, groups and databases of cases (names `fc<n>…`) left by an interrupted earlier run. */
-export async function sweepLeftovers(rt: Pick<Runtime, 'kafka' | 'cfg'>, log: Log): Promise<void> {
-  const mine = /^fc\d/
-  const admin = rt.kafka.admin()
-  await admin.connect()
-  try {
-    const topics = (await admin.listTopics()).filter((t) => mine.test(t))
-    if (topics.length) { await admin.deleteTopics({ topics, timeout: 30_000 }); log(`removed ${topics.length} topics left by an earlier run`) }
-    const groups = (await admin.listGroups()).groups.map((g) => g.groupId).filter((g) => mine.test(g))
-    if (groups.length) await admin.deleteGroups(groups).catch(() => {})
-  } finally { await admin.disconnect() }
-  const root = createDb(rt.cfg, { useDatabase: false })
-  try {
-    const dbs = (await root.query<{ name: string }>(sql`SELECT name FROM system.databases`)).map((d) => d.name).filter((n) => mine.test(n))
-    for (const d of dbs) await root.command(sql`DROP DATABASE IF EXISTS ${ident(d)} SYNC`)
-    if (dbs.length) log(`removed ${dbs.length} databases left by an earlier run`)
-  } finally { await root.close() }
+/** Topics, groups, databases and subjects of cases (names `fc<n>…`) left by an interrupted earlier run. */
+export async function sweepLeftovers(cfg: Config, log: Log): Promise<void> {
+  await removeDeployments(cfg, (m) => log(m.replace(/^clean: /, 'leftovers of an earlier run: ')), { matches: (name) => /^fc\d/.test(name), deploymentOf: (name) => name.split(/[.-]/)[0] })
 }
