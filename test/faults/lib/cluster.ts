@@ -11,11 +11,12 @@ import { createDb } from '../../../core/clickhouse.js'
 import { sql, ident } from '../../../core/sql.js'
 import { brokerReady, startKafkaNode, stopKafkaNode, type KafkaNode } from '../../../infra/kafka-server.js'
 import { pingNode, nodeUrl, startClickHouseNode, type ClickHouseNode } from '../../../infra/clickhouse-server.js'
-import { isAlive, readPid, tcpPortOpen } from '../../../infra/process.js'
+import { isAlive, readPid } from '../../../infra/process.js'
 import { clusterDown, clusterInfraUp, migrateClusterNodes } from '../../../infra/cluster/cli.js'
 import { clickhouseNodes, clusterConfig, clusterDir, clusterEnv, kafkaNodes } from '../../../infra/cluster/nodes.js'
 import { DROPPED, type Env } from './env.js'
 import type { Log } from './log.js'
+import { killBrokerProcess } from './infra.js'
 import { waitFor } from './wait.js'
 
 /** The port the cases' own API processes answer on: beside the cluster's own API (18000). */
@@ -56,18 +57,8 @@ export function clusterStackHooks(main: Config, log: Log) {
   }
 }
 
-export const brokers = (main: Config): KafkaNode[] => kafkaNodes(main)
-export const clickhouseClusterNodes = (main: Config): ClickHouseNode[] => clickhouseNodes(main)
-
-/** SIGKILL of one broker's process group; resolves once its ports are closed. */
-export async function killBroker(n: KafkaNode, log: Log): Promise<void> {
-  const pid = readPid(n.pid)
-  if (!pid || !isAlive(pid)) throw new Error(`${n.name}: no running broker in ${n.pid}`)
-  try { process.kill(-pid, 'SIGKILL') } catch { process.kill(pid, 'SIGKILL') }
-  await waitFor(async () => !isAlive(pid) && !(await tcpPortOpen('127.0.0.1', n.port, 200)) && !(await tcpPortOpen('127.0.0.1', n.controllerPort, 200)),
-    `${n.name} (pid ${pid}) and its ports gone after SIGKILL`, 30_000, 50)
-  log(`${n.name}: SIGKILLed (pid ${pid})`)
-}
+/** SIGKILL of one broker of the cluster; resolves once it and its ports are gone. */
+export const killBroker = (n: KafkaNode, log: Log) => killBrokerProcess({ name: n.name, pidFile: n.pid, port: n.port, controllerPort: n.controllerPort }, log)
 
 export const startBroker = (n: KafkaNode, log: Log) => startKafkaNode(n, (m) => log(m))
 /** A controlled shutdown (SIGTERM; the broker hands its leaderships over first). */

@@ -40,14 +40,18 @@ export async function downInstance(cfg: Config, log: Log): Promise<void> {
 }
 
 /** SIGKILL of the broker's process group; resolves once it is gone. */
-export async function killKafka(cfg: Config, log: Log): Promise<number> {
-  const pid = readPid(kafkaPaths(cfg).pid)
-  if (!pid || !isAlive(pid)) throw new Error(`kafka: no running broker in ${kafkaPaths(cfg).pid}`)
+export const killKafka = (cfg: Config, log: Log): Promise<number> =>
+  killBrokerProcess({ name: 'kafka', pidFile: kafkaPaths(cfg).pid, port: cfg.ports.kafka, controllerPort: cfg.ports.kafkaController }, log)
+
+/** SIGKILL of a broker's process group (by its pid file); resolves with its pid once it and its ports are gone. */
+export async function killBrokerProcess(b: { name: string; pidFile: string; port: number; controllerPort: number }, log: Log): Promise<number> {
+  const pid = readPid(b.pidFile)
+  if (!pid || !isAlive(pid)) throw new Error(`${b.name}: no running broker in ${b.pidFile}`)
   try { process.kill(-pid, 'SIGKILL') } catch { process.kill(pid, 'SIGKILL') }
   // The leader thread shows as a zombie while the JVM's other threads still hold the sockets: wait for the ports too.
-  await waitFor(async () => !isAlive(pid) && !(await tcpPortOpen('127.0.0.1', cfg.ports.kafka, 200)) && !(await tcpPortOpen('127.0.0.1', cfg.ports.kafkaController, 200)),
-    `kafka pid ${pid} and its ports gone after SIGKILL`, 30_000, 50)
-  log(`kafka: SIGKILLed (pid ${pid})`)
+  await waitFor(async () => !isAlive(pid) && !(await tcpPortOpen('127.0.0.1', b.port, 200)) && !(await tcpPortOpen('127.0.0.1', b.controllerPort, 200)),
+    `${b.name} pid ${pid} and its ports gone after SIGKILL`, 30_000, 50)
+  log(`${b.name}: SIGKILLed (pid ${pid})`)
   return pid
 }
 

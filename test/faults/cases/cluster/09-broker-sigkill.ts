@@ -4,10 +4,11 @@
  * make progress within 30 s of the kill, without being restarted. The broker is then started
  * again and must rejoin every in-sync replica set; nothing is lost or duplicated.
  */
+import { kafkaNodes } from '../../../../infra/cluster/nodes.js'
 import type { FaultCase } from '../../lib/case.js'
 import { withAdmin } from '../../lib/admin.js'
 import { waitFor } from '../../lib/wait.js'
-import { brokers, clusterMain, killBroker, startBroker, underReplicated } from '../../lib/cluster.js'
+import { clusterMain, killBroker, startBroker, underReplicated } from '../../lib/cluster.js'
 import { sinkUnderLoad, firstProgress, finishSinkUnderLoad } from './common.js'
 
 const RESUME_LIMIT_S = 30
@@ -22,7 +23,7 @@ export const clusterBrokerSigkill: FaultCase = {
     const u = await sinkUnderLoad(ctx, 'broker', { keys: ctx.small ? 10_000 : 100_000, ratePerSec: ctx.small ? 1_000 : 5_000 })
     // The broker leading most of the case's partitions: killing it moves leaderships.
     const leaders = await withAdmin(u.s.rt, async (a) => (await a.fetchTopicMetadata({ topics: [u.topic] })).topics[0].partitions.map((p) => p.leader))
-    const victim = brokers(main).map((b) => ({ b, led: leaders.filter((l) => l === b.nodeId).length })).sort((x, y) => y.led - x.led)[0].b
+    const victim = kafkaNodes(main).map((b) => ({ b, led: leaders.filter((l) => l === b.nodeId).length })).sort((x, y) => y.led - x.led)[0].b
     const atKill = { published: u.load.published(), rows: await u.rows() }
     const killedAt = Date.now()
     await killBroker(victim, ctx.log)

@@ -4,10 +4,11 @@
  * started again, and given back every in-sync replica set before the next one goes. Producer and
  * sink are never restarted; nothing is lost or duplicated.
  */
+import { kafkaNodes } from '../../../../infra/cluster/nodes.js'
 import type { FaultCase } from '../../lib/case.js'
 import { withAdmin } from '../../lib/admin.js'
 import { waitFor } from '../../lib/wait.js'
-import { brokers, clusterMain, startBroker, stopBroker, underReplicated } from '../../lib/cluster.js'
+import { clusterMain, startBroker, stopBroker, underReplicated } from '../../lib/cluster.js'
 import { sinkUnderLoad, finishSinkUnderLoad } from './common.js'
 
 const REJOIN_LIMIT_MS = 240_000
@@ -21,7 +22,7 @@ export const clusterRollingRestart: FaultCase = {
     // Slow enough that publishing lasts through the three restarts (about a minute each here).
     const u = await sinkUnderLoad(ctx, 'rolling', { keys: ctx.small ? 10_000 : 100_000, ratePerSec: ctx.small ? 250 : 1_000 })
     const steps: { broker: string; stopS: number; startS: number; inSyncS: number; publishedBefore: number; rowsBefore: number }[] = []
-    for (const b of brokers(main)) {
+    for (const b of kafkaNodes(main)) {
       const before = { publishedBefore: u.load.published(), rowsBefore: await u.rows() }
       let t = Date.now()
       await stopBroker(main, b, ctx.log)

@@ -5,9 +5,10 @@
  * exit nor skip, and once the node is back every row lands, FINAL counts exact. (With replicas, the
  * issue's case — inserts and lists continuing on the other replica — needs a ClickHouse server.)
  */
+import { clickhouseNodes } from '../../../../infra/cluster/nodes.js'
 import type { FaultCase } from '../../lib/case.js'
 import { sleep } from '../../lib/wait.js'
-import { clickhouseClusterNodes, clusterMain, killClickHouseNode, startClickHouse } from '../../lib/cluster.js'
+import { clusterMain, killClickHouseNode, startClickHouse } from '../../lib/cluster.js'
 import { sinkUnderLoad, firstProgress, finishSinkUnderLoad } from './common.js'
 
 const RESUME_LIMIT_S = 60
@@ -20,7 +21,7 @@ export const clusterClickHouseSigkill: FaultCase = {
     const main = clusterMain()
     const u = await sinkUnderLoad(ctx, 'chnode', { keys: ctx.small ? 10_000 : 100_000, ratePerSec: ctx.small ? 1_000 : 5_000 })
     // The second shard: the suite itself reads through the first node.
-    const victim = clickhouseClusterNodes(main).at(-1)!
+    const victim = clickhouseNodes(main).at(-1)!
     await killClickHouseNode(victim, ctx.log)
     const downMs = ctx.small ? 10_000 : 30_000
     await sleep(downMs)
