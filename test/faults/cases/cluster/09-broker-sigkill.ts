@@ -9,7 +9,7 @@ import type { FaultCase } from '../../lib/case.js'
 import { withAdmin } from '../../lib/admin.js'
 import { waitFor } from '../../lib/wait.js'
 import { clusterMain, killBroker, startBroker, underReplicated } from '../../lib/cluster.js'
-import { sinkUnderLoad, firstProgress, finishSinkUnderLoad } from './common.js'
+import { CLUSTER_LIMITS, sinkUnderLoad, firstProgress, finishSinkUnderLoad } from '../../lib/sink-under-load.js'
 
 const RESUME_LIMIT_S = 30
 const REJOIN_LIMIT_MS = 240_000
@@ -20,7 +20,7 @@ export const clusterBrokerSigkill: FaultCase = {
   scope: 'infrastructure',
   async run(ctx) {
     const main = clusterMain()
-    const u = await sinkUnderLoad(ctx, 'broker', { keys: ctx.small ? 10_000 : 100_000, ratePerSec: ctx.small ? 1_000 : 5_000 })
+    const u = await sinkUnderLoad(ctx, 'broker', { keys: ctx.small ? 10_000 : 100_000, ratePerSec: ctx.small ? 1_000 : 5_000, limits: CLUSTER_LIMITS })
     // The broker leading most of the case's partitions: killing it moves leaderships.
     const leaders = await withAdmin(u.s.rt, async (a) => (await a.fetchTopicMetadata({ topics: [u.topic] })).topics[0].partitions.map((p) => p.leader))
     const victim = kafkaNodes(main).map((b) => ({ b, led: leaders.filter((l) => l === b.nodeId).length })).sort((x, y) => y.led - x.led)[0].b

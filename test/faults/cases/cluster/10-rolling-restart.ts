@@ -9,7 +9,7 @@ import type { FaultCase } from '../../lib/case.js'
 import { withAdmin } from '../../lib/admin.js'
 import { waitFor } from '../../lib/wait.js'
 import { clusterMain, startBroker, stopBroker, underReplicated } from '../../lib/cluster.js'
-import { sinkUnderLoad, finishSinkUnderLoad } from './common.js'
+import { CLUSTER_LIMITS, sinkUnderLoad, finishSinkUnderLoad } from '../../lib/sink-under-load.js'
 
 const REJOIN_LIMIT_MS = 240_000
 
@@ -20,7 +20,7 @@ export const clusterRollingRestart: FaultCase = {
   async run(ctx) {
     const main = clusterMain()
     // Slow enough that publishing lasts through the three restarts (about a minute each here).
-    const u = await sinkUnderLoad(ctx, 'rolling', { keys: ctx.small ? 10_000 : 100_000, ratePerSec: ctx.small ? 250 : 1_000 })
+    const u = await sinkUnderLoad(ctx, 'rolling', { keys: ctx.small ? 10_000 : 100_000, ratePerSec: ctx.small ? 250 : 1_000, limits: CLUSTER_LIMITS })
     const steps: { broker: string; stopS: number; startS: number; inSyncS: number; publishedBefore: number; rowsBefore: number }[] = []
     for (const b of kafkaNodes(main)) {
       const before = { publishedBefore: u.load.published(), rowsBefore: await u.rows() }

@@ -9,7 +9,7 @@ import { clickhouseNodes } from '../../../../infra/cluster/nodes.js'
 import type { FaultCase } from '../../lib/case.js'
 import { sleep } from '../../lib/wait.js'
 import { clusterMain, killClickHouseNode, startClickHouse } from '../../lib/cluster.js'
-import { sinkUnderLoad, firstProgress, finishSinkUnderLoad } from './common.js'
+import { CLUSTER_LIMITS, sinkUnderLoad, firstProgress, finishSinkUnderLoad } from '../../lib/sink-under-load.js'
 
 const RESUME_LIMIT_S = 60
 
@@ -19,7 +19,7 @@ export const clusterClickHouseSigkill: FaultCase = {
   scope: 'infrastructure',
   async run(ctx) {
     const main = clusterMain()
-    const u = await sinkUnderLoad(ctx, 'chnode', { keys: ctx.small ? 10_000 : 100_000, ratePerSec: ctx.small ? 1_000 : 5_000 })
+    const u = await sinkUnderLoad(ctx, 'chnode', { keys: ctx.small ? 10_000 : 100_000, ratePerSec: ctx.small ? 1_000 : 5_000, limits: CLUSTER_LIMITS })
     // The second shard: the suite itself reads through the first node.
     const victim = clickhouseNodes(main).at(-1)!
     await killClickHouseNode(victim, ctx.log)

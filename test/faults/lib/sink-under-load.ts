@@ -1,18 +1,19 @@
 /**
- * What the cluster cases that fault the infrastructure share: a table sink of the case's own
+ * What the cases that fault the infrastructure under a sink's load share (the broker cases 3 and
+ * 9–11): a table sink of the case's own
  * reading a paced synthetic load (so events flow before, during and after the fault), and the
  * end of such a case: every event published, the sink caught up, the table's FINAL tally, a clean
  * SIGTERM of the sink.
  */
-import { entityTopic, groupId, PROCESSORS } from '../../../../schemas/events/index.js'
-import type { CaseContext } from '../../lib/case.js'
-import type { CaseStack } from '../../lib/stack.js'
-import { syntheticLoad, SYNTHETIC_RESOURCE, type Load } from '../../lib/load.js'
-import { rawCount, syntheticTally, finalNotLatest } from '../../lib/check.js'
-import { waitRunning, stopRole, describeExit, logFacts, type RoleProcess } from '../../lib/role.js'
-import { waitFor, waitDrained } from '../../lib/wait.js'
-import { groupLag } from '../../lib/kafka-facts.js'
-import { withAdmin } from '../../lib/admin.js'
+import { entityTopic, groupId, PROCESSORS } from '../../../schemas/events/index.js'
+import type { CaseContext } from './case.js'
+import type { CaseStack } from './stack.js'
+import { syntheticLoad, SYNTHETIC_RESOURCE, type Load } from './load.js'
+import { rawCount, syntheticTally, finalNotLatest } from './check.js'
+import { waitRunning, stopRole, describeExit, logFacts, type RoleProcess } from './role.js'
+import { waitFor, waitDrained } from './wait.js'
+import { groupLag } from './kafka-facts.js'
+import { withAdmin } from './admin.js'
 
 export interface SinkUnderLoad {
   s: CaseStack
@@ -24,23 +25,28 @@ export interface SinkUnderLoad {
   table: string
   /** Rows written so far (no FINAL: progress). */
   rows(): Promise<number>
+  limits: SinkUnderLoadLimits
 }
 
+/** How long the steps may take: a 3-broker cluster on this machine starts and drains slower than the single broker. */
+export interface SinkUnderLoadLimits { startMs: number; fifthMs: number; drainStallMs: number }
+export const CLUSTER_LIMITS: SinkUnderLoadLimits = { startMs: 180_000, fifthMs: 180_000, drainStallMs: 180_000 }
+
 /** A sink and a paced load, once a fifth of the load is published and some of it applied. */
-export async function sinkUnderLoad(ctx: CaseContext, label: string, opts: { keys: number; ratePerSec: number }): Promise<SinkUnderLoad> {
+export async function sinkUnderLoad(ctx: CaseContext, label: string, opts: { keys: number; ratePerSec: number; limits: SinkUnderLoadLimits }): Promise<SinkUnderLoad> {
   const versions = 2
   const s = await ctx.stack(label, { LDS_SINK_FETCH_BYTES: String(256 * 1024) })
   const table = s.rt.catalogue.get(SYNTHETIC_RESOURCE).table
   const sink = ctx.role('table-sink', 'table-sink', s.env)
-  await waitRunning(sink, 180_000)
+  await waitRunning(sink, opts.limits.startMs)
   const load = syntheticLoad(s.rt, opts.keys, versions, { signal: ctx.signal, ratePerSec: opts.ratePerSec, chunk: 500 })
   const rows = () => rawCount(s.rt, table)
-  await waitFor(async () => { load.ensureAlive(); return load.published() >= load.total / 5 && (await rows()) > 0 }, 'a fifth of the load published and applied', 180_000, 100)
-  return { s, sink, load, keys: opts.keys, versions, topic: entityTopic(s.rt.cfg, SYNTHETIC_RESOURCE), table, rows }
+  await waitFor(async () => { load.ensureAlive(); return load.published() >= load.total / 5 && (await rows()) > 0 }, 'a fifth of the load published and applied', opts.limits.fifthMs, 100)
+  return { s, sink, load, keys: opts.keys, versions, topic: entityTopic(s.rt.cfg, SYNTHETIC_RESOURCE), table, rows, limits: opts.limits }
 }
 
 /** Seconds from now until the producer has acknowledged more than `from.published` events and the sink written more than `from.rows` rows (undefined: not within `limitMs`). */
-export async function firstProgress(u: SinkUnderLoad, from: { published: number; rows: number }, limitMs: number): Promise<{ producer?: number; consumer?: number }> {
+export async function firstProgress(u: Pick<SinkUnderLoad, 'load' | 'rows'>, from: { published: number; rows: number }, limitMs: number): Promise<{ producer?: number; consumer?: number }> {
   const t0 = Date.now()
   const progress: { producer?: number; consumer?: number } = {}
   await waitFor(async () => {
@@ -57,7 +63,7 @@ export async function finishSinkUnderLoad(ctx: CaseContext, u: SinkUnderLoad): P
   ctx.record.published = published
   ctx.check(published === u.load.total, `published ${published} of ${u.load.total}`)
   ctx.check(u.sink.alive(), `the table sink exited (${u.sink.exit ? describeExit(u.sink.exit) : ''})`)
-  await withAdmin(u.s.rt, (admin) => waitDrained(() => groupLag(admin, groupId(u.s.rt.cfg, PROCESSORS.tableSink), [u.topic]), 'the sink to commit every event', { stallMs: 180_000, maxMs: 30 * 60_000, intervalMs: 250 }))
+  await withAdmin(u.s.rt, (admin) => waitDrained(() => groupLag(admin, groupId(u.s.rt.cfg, PROCESSORS.tableSink), [u.topic]), 'the sink to commit every event', { stallMs: u.limits.drainStallMs, maxMs: 30 * 60_000, intervalMs: 250 }))
   const tally = await syntheticTally(u.s.rt, u.keys, u.versions)
   Object.assign(ctx.record, { rows: tally.rows, lost: tally.lost, duplicated: tally.duplicated })
   ctx.record.details.tally = tally.detail
