@@ -54,6 +54,8 @@ import { copyDocketsToPostgres } from './lib/pg-copy.js'
 import { summarizeProfile, formatSummary, type Window, type WindowSummary } from './lib/profile.js'
 import { readModelPath } from '../api/read-model/consumer.js'
 import { storeFileName } from '../api/read-model/store.js'
+import { listIndexesOf } from '../api/read-model/list-index.js'
+import { catalogue } from '../schemas/catalogue/index.js'
 import { mulberry32 } from '../test/kit/random.js'
 import { parseFlags } from '../test/kit/args.js'
 
@@ -173,7 +175,7 @@ try {
   const apiPort = await freePort()
   const api = `http://127.0.0.1:${apiPort}`
   // a store of the current layout is reused; one of an older layout (or none) is built from the topics
-  const storeKept = existsSync(path.join(readModelPath(rt.cfg), storeFileName()))
+  const storeKept = existsSync(path.join(readModelPath(rt.cfg), storeFileName(listIndexesOf(catalogue))))
   let apiChild = startApi(apiPort, 'api')
   const firstApiPid = apiChild.pid
   let firstApiEndedAt = NaN

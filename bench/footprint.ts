@@ -24,6 +24,7 @@ import { catalogue } from '../schemas/catalogue/index.js'
 import { entityTopic } from '../schemas/events/names.js'
 import { readModelPath } from '../api/read-model/consumer.js'
 import { storeFileName } from '../api/read-model/store.js'
+import { listIndexesOf } from '../api/read-model/list-index.js'
 import { parseFlags } from '../test/kit/args.js'
 import { table, fmtInt } from './lib/stats.js'
 import { ANCHORS, anchorOf, projectedRows } from './lib/corpus-size.js'
@@ -76,7 +77,7 @@ function kafkaTopic(logDir: string, topic: string): TableBytes {
 
 /** The read model's bytes per resource: each sub-database's pages shared by the bytes of its entries. */
 function readModelBytes(): Map<string, number> {
-  const file = path.join(readModelPath(cfg), storeFileName())
+  const file = path.join(readModelPath(cfg), storeFileName(listIndexesOf(catalogue)))
   const out = new Map<string, number>()
   if (!existsSync(file)) return out
   const root = open({ path: file, readOnly: true, compression: false })

@@ -132,7 +132,8 @@ export interface ResourceDef {
    * List indexes the API's read model keeps (stored column names): rows ordered by each of
    * `orders` within each combination of `by` values, so a list filtered by equality on `by`
    * (optionally a range on the ordering) and ordered by one of `orders` is answered without a
-   * ClickHouse query (api/engine/list-plan.ts). Orders must be int or date columns.
+   * ClickHouse query (api/engine/list-plan.ts). Orders must be int, date or datetime columns.
+   * defineResource adds the whole-table index (wholeTableIndex).
    */
   listIndexes?: readonly ListIndexDef[]
   /**
@@ -172,11 +173,24 @@ export interface SearchSourceDef {
 export interface ListIndexDef { by: readonly string[]; orders: readonly string[] }
 
 export function defineResource<R extends Omit<ResourceDef, 'key' | 'api' | 'cursorOrderings' | 'ordering' | 'access'> & Partial<Pick<ResourceDef, 'api' | 'cursorOrderings' | 'ordering' | 'access'>>>(r: R): ResourceDef {
-  return {
+  const def: ResourceDef = {
     key: 'id', api: true, ordering: '-id', access: 'public',
     cursorOrderings: ['id', 'date_created', 'date_modified'],
     ...r,
   }
+  const whole = wholeTableIndex(def)
+  return whole ? { ...def, listIndexes: [...(def.listIndexes ?? []), whole] } : def
+}
+
+/**
+ * The lists a new user and a mirror read first, kept by the read model for every resource that has
+ * a change time and whose lists do not depend on who asks: the whole table newest first (the
+ * default `-id`) and in `date_modified` order (how `lds ingest mirror` and other followers walk it).
+ */
+function wholeTableIndex(r: ResourceDef): ListIndexDef | undefined {
+  if (!r.api || r.access === 'owner' || r.access === 'published' || !r.cursorOrderings.includes('date_modified')) return undefined
+  const orders = [r.key, 'date_modified'].filter((o) => r.cursorOrderings.includes(o) && (o === r.key || r.orderings.includes(o)))
+  return orders.length ? { by: [], orders } : undefined
 }
 
 const N = { nullable: true } as const

@@ -84,3 +84,30 @@ export function isFilterDatetime(v: string): boolean {
   const [, Y, Mo, D, h = '0', mi = '0', s = '0', oh = '0', om = '0'] = m
   return +Y >= 1 && validDay(+Y, +Mo, +D) && +h <= 23 && +mi <= 59 && +s <= 59 && +oh <= 23 && +om <= 59
 }
+
+const INSTANT = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/
+
+/**
+ * An instant as ClickHouse prints a `DateTime64(6, 'UTC')` (`2024-03-01T04:30:00.123456Z`), from a
+ * date, or a date and time with an optional fraction and offset (no offset is UTC, as the columns
+ * read it); the fraction is cut to six digits, as ClickHouse cuts it. The texts of one width sort as
+ * their instants do, so the read model orders and compares them as strings. Undefined for any
+ * other form, an impossible date or time, or a year outside 1900–2299 (DateTime64's range).
+ */
+export function instantText(v: string): string | undefined {
+  const m = INSTANT.exec(v)
+  if (!m) return undefined
+  const [, Y, Mo, D, h = '00', mi = '00', s = '00', frac = '', off] = m
+  if (+Y < 1900 || +Y > 2299 || !validDay(+Y, +Mo, +D) || +h > 23 || +mi > 59 || +s > 59) return undefined
+  const micros = frac.slice(0, 6).padEnd(6, '0')
+  if (!off || off === 'Z' || /^[+-]00:?(00)?$/.test(off)) return `${Y}-${Mo}-${D}T${h}:${mi}:${s}.${micros}Z`
+  const oh = +off.slice(1, 3)
+  const om = off.length > 3 ? +off.slice(-2) : 0
+  if (oh > 23 || om > 59) return undefined
+  const d = new Date(0)
+  d.setUTCFullYear(+Y, +Mo - 1, +D)
+  d.setUTCHours(+h, +mi - (off[0] === '-' ? -1 : 1) * (oh * 60 + om), +s, 0)
+  const year = d.getUTCFullYear()
+  if (year < 1900 || year > 2299) return undefined
+  return `${pad(year, 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}T${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}.${micros}Z`
+}

@@ -281,8 +281,8 @@ export function compileFilters(cat: Catalogue, root: ResourceDef, database: stri
 export interface DirectComparison {
   column: string
   lookup: 'exact' | 'gt' | 'gte' | 'lt' | 'lte' | 'range'
-  /** How the column's values compare: as integers or as text (ISO dates and string keys). */
-  kind: 'int' | 'text'
+  /** How the column's values compare: as integers, as text (ISO dates and string keys) or as instants. */
+  kind: 'int' | 'text' | 'datetime'
 }
 
 const DIRECT_LOOKUPS = new Set(['exact', 'gt', 'gte', 'lt', 'lte', 'range'])
@@ -311,5 +311,6 @@ export function directComparisonOf(cat: Catalogue, r: ResourceDef, name: string)
   const column = columnOf(fieldName, def)
   if (def.kind === 'int') return { column, lookup: lookup as DirectComparison['lookup'], kind: 'int' }
   if (def.kind === 'date' || (def.kind === 'string' && !def.choices)) return { column, lookup: lookup as DirectComparison['lookup'], kind: 'text' }
+  if (def.kind === 'datetime') return { column, lookup: lookup as DirectComparison['lookup'], kind: 'datetime' }
   return undefined
 }

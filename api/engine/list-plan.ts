@@ -11,6 +11,7 @@ import type { ResourceDef } from '../../schemas/define.js'
 import { narrow, type ListIndex, type IndexValue, type OrderRange } from '../read-model/list-index.js'
 import { directComparisonOf, FRAMEWORK_PARAMS, type DirectComparison } from './filters.js'
 import type { Ordering } from './ordering.js'
+import { instantText } from '../../schemas/values.js'
 
 export interface ListPlan {
   index: ListIndex
@@ -25,6 +26,7 @@ const INT = /^-?\d{1,15}$/
 /** A request value as the index holds it; undefined where it would not compare as ClickHouse compares it. */
 function valueOf(c: DirectComparison, text: string): IndexValue | undefined {
   if (c.kind === 'text') return text
+  if (c.kind === 'datetime') return instantText(text)
   const t = text.trim()
   return INT.test(t) ? Number(t) : undefined
 }

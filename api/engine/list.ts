@@ -18,6 +18,7 @@ import { compileListPlanner, type ListPlan } from './list-plan.js'
 import { listIndexesOf, narrow } from '../read-model/list-index.js'
 import { withOrigin } from '../read-model/rendered-details.js'
 import { rememberJson } from './answer-json.js'
+import { instantText } from '../../schemas/values.js'
 
 export const MAX_PAGES = 100
 export const DEFAULT_PAGE_SIZE = 20
@@ -276,9 +277,11 @@ export function compileReader(cat: Catalogue, r: ResourceDef, serializer: Serial
     const baseWhere = where
     const fullWhere = conds.length ? (isEmpty(baseWhere) ? sql`WHERE ${join(conds, ' AND ')}` : sql`${baseWhere} AND ${join(conds, ' AND ')}`) : baseWhere
     let rows: Row[]
-    if (plan && kind === 'int') {
+    // The cursor's position as the index holds it (datetimes as instantText; one it cannot read exactly is left to ClickHouse).
+    const indexed = plan && (cursor.position === null ? null : kind === 'int' ? Number(cursor.position) : instantText(cursor.position))
+    if (plan && indexed !== undefined) {
       // The same page from the list index: the cursor's position bounds the range the same way.
-      const p = cursor.position === null ? undefined : Number(cursor.position)
+      const p = indexed ?? undefined
       const down = term.desc !== cursor.reverse
       const range = p === undefined ? plan.range : narrow(plan.range ?? {}, down ? { hi: p } : { lo: p })
       rows = indexRows(ctx, plan, { offset: cursor.offset, limit: pageSize + 1, reverse: cursor.reverse, range })

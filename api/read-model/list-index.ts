@@ -11,6 +11,8 @@
  * NULL with nothing).
  */
 import type { Catalogue } from '../../schemas/catalogue/index.js'
+import { columnOf } from '../../schemas/define.js'
+import { instantText } from '../../schemas/values.js'
 
 type Key = string | number
 export type IndexValue = string | number
@@ -23,6 +25,8 @@ export interface ListIndex {
   name: string
   by: readonly string[]
   order: string
+  /** The ordering column is a datetime: its values are kept as ClickHouse prints them (instantText), which sort as instants. */
+  datetime?: boolean
 }
 
 /** A range on the ordering column; bounds inclusive unless said otherwise. */
@@ -43,7 +47,10 @@ export function listIndexesOf(cat: Catalogue): ListIndexes {
   if (known) return known
   const out = new Map<string, ListIndex[]>()
   for (const r of cat.stored) {
-    const all = (r.listIndexes ?? []).flatMap((li) => li.orders.map((order) => ({ name: `${li.by.join(',')}>${order}`, by: li.by, order })))
+    const kindOf = (column: string) => Object.entries(r.fields).find(([n, d]) => columnOf(n, d) === column)?.[1].kind
+    const all = (r.listIndexes ?? []).flatMap((li) => li.orders.map((order): ListIndex => ({
+      name: `${li.by.join(',')}>${order}`, by: li.by, order, ...(kindOf(order) === 'datetime' ? { datetime: true } : {}),
+    })))
     if (all.length) out.set(r.name, all)
   }
   computed.set(cat, out)
@@ -51,6 +58,18 @@ export function listIndexesOf(cat: Catalogue): ListIndexes {
 }
 
 const indexValue = (v: unknown): IndexValue | undefined => (typeof v === 'number' || typeof v === 'string' ? v : undefined)
+
+/**
+ * A stored datetime as the index holds it. Connectors write ISO 8601; another form a row was let in
+ * with (anything Date.parse reads) is taken at Date's millisecond precision; none is as NULL.
+ */
+export function datetimeValue(v: unknown): string | undefined {
+  if (typeof v !== 'string') return undefined
+  const exact = instantText(v)
+  if (exact !== undefined) return exact
+  const ms = Date.parse(v)
+  return Number.isNaN(ms) ? undefined : new Date(ms).toISOString().replace(/Z$/, '000Z')
+}
 
 /**
  * The key of `row` in `index`, or undefined when a `by` column holds nothing indexable (NULL or a
@@ -63,7 +82,7 @@ export function entryKey(resource: string, index: ListIndex, row: Record<string,
     if (v === undefined) return undefined
     parts.push(v)
   }
-  const o = indexValue(row[index.order])
+  const o = index.datetime ? datetimeValue(row[index.order]) : indexValue(row[index.order])
   parts.push(...(o === undefined ? [NULL, 0] : [VALUE, o]), key)
   return parts
 }

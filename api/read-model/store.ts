@@ -22,7 +22,7 @@
  * Transactions that write read by point lookups only: a range read (cursor) inside one returned
  * undecodable keys now and then (lmdb-js reuses one key buffer).
  */
-import { randomUUID } from 'node:crypto'
+import { randomUUID, createHash } from 'node:crypto'
 import { mkdirSync, readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { open, type RootDatabase, type Database } from 'lmdb'
@@ -94,8 +94,15 @@ const WARM_CHUNK = 500
 /** The layout of the values; a store in another layout is rebuilt from the topics (7: large rows compressed; 8: a short origin mark in rendered texts). */
 const STORE_FORMAT = '8'
 
-/** The store's file in its folder: named by its layout, so a store in another layout is not opened. */
-export const storeFileName = (): string => `read-model.v${STORE_FORMAT}.mdb`
+/**
+ * The store's file in its folder: named by its layout and by the list indexes it keeps, so a store in
+ * another layout, or one built before an index was added (whose rows would be missing from it), is
+ * not opened but built again from the topics.
+ */
+export function storeFileName(listIndexes: ListIndexes): string {
+  const names = [...listIndexes].flatMap(([resource, ixs]) => ixs.map((ix) => `${resource}:${ix.name}`)).sort().join('\n')
+  return `read-model.v${STORE_FORMAT}-${createHash('sha256').update(names).digest('hex').slice(0, 8)}.mdb`
+}
 
 /** Rows larger than this many bytes are stored LZ4-compressed. */
 const ENTITY_COMPRESSION_THRESHOLD = 1024
@@ -139,8 +146,8 @@ export function openReadStore(folder: string, refColumns: RefColumns, keyKinds: 
   mkdirSync(folder, { recursive: true })
   // One file per layout: a store in another layout is deleted, not emptied (emptying a million-row
   // store entry by entry kept a 1M-docket API from listening for minutes).
-  const file = storeFileName()
-  for (const f of readdirSync(folder)) if (/^read-model(\.v\d+)?\.mdb(-lock)?$/.test(f) && !f.startsWith(file)) rmSync(join(folder, f), { force: true })
+  const file = storeFileName(listIndexes)
+  for (const f of readdirSync(folder)) if (/^read-model(\.v\d+)?(-[0-9a-f]+)?\.mdb(-lock)?$/.test(f) && !f.startsWith(file)) rmSync(join(folder, f), { force: true })
   const root: RootDatabase = open({ path: join(folder, file), compression: false, mapSize: 64 * 1024 ** 3, noMemInit: true })
   // Rows of one resource share their property names: stored once (shared structures) rather than
   // in every value, a row decodes several times faster. One structure per resource and key set.

@@ -122,7 +122,7 @@ export function checkCatalogue(resources: readonly ResourceDef[]): string[] {
       for (const o of li.orders) {
         const kind = Object.entries(r.fields).find(([n, d]) => columnOf(n, d) === o)?.[1].kind
         if (!r.orderings.includes(o) && o !== r.key) where(`list index order ${o} is not an ordering`)
-        if (kind !== 'int' && kind !== 'date') where(`list index order ${o} is a ${kind}, not an int or a date`)
+        if (kind !== 'int' && kind !== 'date' && kind !== 'datetime') where(`list index order ${o} is a ${kind}, not an int, a date or a datetime`)
       }
     }
     if (r.search) {

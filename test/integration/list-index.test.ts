@@ -20,6 +20,10 @@ import { createRng } from '../../connectors/sample/random.js'
 const ts = '2024-03-01T10:00:00.123456+00:00'
 const COURTS = ['scotus', 'ca9', 'nyed']
 const DATES = ['1999-12-31', '2001-01-01', '2001-01-02', '2010-06-15', '2024-01-02', '', null]
+// Change times as connectors write them: one instant in several offsets and fraction lengths (ties), a
+// fraction ClickHouse cuts, and an offset that crosses midnight.
+const MODIFIED = ['2024-03-01T10:00:00.123456+00:00', '2024-03-01T10:00:00.123456Z', '2024-03-01T15:30:00.123456+05:30', '2024-03-01T10:00:00+00:00',
+  '2024-03-01T09:59:59.9999999Z', '2023-12-31T23:00:00-02:00', '2024-03-01 10:00:00.5', '2024-02-29T23:59:59.000001Z']
 
 t.test('list indexes answer as ClickHouse does', async (t) => {
   const rt = await testStack(t)
@@ -30,7 +34,7 @@ t.test('list indexes answer as ClickHouse does', async (t) => {
   const rng = createRng(7)
   const pick = <T>(xs: readonly T[]): T => xs[rng.int(0, xs.length - 1)]
   for (const c of COURTS) await pub.upsert('courts', { id: c, full_name: c, short_name: c, jurisdiction: 'F', position: 1, date_modified: ts })
-  const docket = (id: number) => ({ id, court_id: pick(COURTS), case_name: `Case ${id}`, docket_number: `${id}-cv`, source: 0, date_created: ts, date_modified: ts, date_filed: pick(DATES) })
+  const docket = (id: number) => ({ id, court_id: pick(COURTS), case_name: `Case ${id}`, docket_number: `${id}-cv`, source: 0, date_created: ts, date_modified: pick(MODIFIED), date_filed: pick(DATES) })
   for (let i = 1; i <= 240; i++) await pub.upsert('dockets', docket(i))
   // Moved to another court or date, and deleted: the index must drop the old entries.
   for (let i = 1; i <= 240; i += 4) await pub.upsert('dockets', docket(i))
@@ -92,6 +96,13 @@ t.test('list indexes answer as ClickHouse does', async (t) => {
       await agree('dockets', `court=${court}&order_by=-date_filed&page_size=5`, version, true)
     }
     for (const bound of dateBounds) await agree('dockets', `${bound}&order_by=date_filed`, version, true)
+    // The whole table: newest first (the default) and by change time, as a mirror walks it.
+    for (const order of ['', 'order_by=id', 'order_by=date_modified', 'order_by=-date_modified']) await agree('dockets', order, version, true)
+    for (const bound of ['date_modified__gte=2024-03-01T10:00:00.123456Z', 'date_modified__gt=2024-03-01T15:30:00.123456%2B05:30', 'date_modified__lt=2024-03-01',
+      'date_modified__lte=2024-03-01T10:00:00.5', 'date_modified=2024-03-01T10:00:00.123456', 'date_modified__range=2024-01-01,2024-03-01T10:00:00',
+      'date_modified__gte=2024-01-01T01:00:00Z&date_modified__lt=2024-03-01T10:00:00.123456']) {
+      for (const order of ['order_by=date_modified', 'order_by=-date_modified']) await agree('dockets', `${bound}&${order}`, version, true)
+    }
     for (const d of [1, 2, 3]) {
       for (const order of ['', 'order_by=entry_number', 'order_by=-entry_number', 'order_by=-date_filed', 'order_by=id']) {
         await agree('docket-entries', [`docket=${d}`, order].filter(Boolean).join('&'), version, true)
@@ -101,7 +112,8 @@ t.test('list indexes answer as ClickHouse does', async (t) => {
   }
   // Not covered: ClickHouse answers, and the same way as before.
   for (const query of ['court!=scotus&order_by=-date_filed', 'court=scotus&court=ca9&order_by=-date_filed', 'court=scotus&docket_number=5-cv',
-    'court__full_name=ca9&order_by=-date_filed', 'court=scotus&order_by=date_modified', 'court=scotus&order_by=-date_filed,id']) {
+    'court__full_name=ca9&order_by=-date_filed', 'court=scotus&order_by=date_modified', 'court=scotus&order_by=-date_filed,id',
+    'order_by=date_modified&date_modified__gte=1850-01-01', 'order_by=date_created']) {
     await agree('dockets', query, 'v4', false)
   }
   const countOn = async (withIndex: boolean) => readers.get('dockets')!.list(request('http://x.test/api/rest/v4/dockets/?court=ca9&date_filed__gte=2001-01-01&count=on'), ctx('v4', withIndex))

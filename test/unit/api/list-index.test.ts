@@ -8,6 +8,7 @@ import { compileListPlanner } from '../../../api/engine/list-plan.js'
 import { compileOrdering } from '../../../api/engine/ordering.js'
 import { listIndexesOf, bucketOf, countFromBuckets, type IndexValue, type OrderRange } from '../../../api/read-model/list-index.js'
 import { createRng } from '../../../connectors/sample/random.js'
+import { instantText } from '../../../schemas/values.js'
 
 t.test('the planner takes equality on the index columns and bounds on its ordering, nothing else', async (t) => {
   const dockets = catalogue.get('dockets')
@@ -25,9 +26,14 @@ t.test('the planner takes equality on the index columns and bounds on its orderi
   t.match(ask('court=scotus&id__gt=10&id__gte=12&order_by=id'), { range: { lo: 12 } }, 'the tighter bound wins')
   t.match(ask('court=scotus&order_by=-id&page=3&fields=id&page_size=5&format=json'), { index: { name: 'court_id>id' } }, 'framework parameters do not filter')
   t.match(ask('court=scotus&date_filed='), { index: { name: 'court_id>id' } }, 'an empty value filters nothing')
-  for (const query of ['', 'order_by=-id', 'court!=scotus', 'court=scotus&court=ca9', 'court=scotus&docket_number=1', 'court__full_name=x',
+  t.match(ask(''), { index: { name: '>id' }, by: [], desc: true }, 'the whole table in the default ordering')
+  t.match(ask('order_by=date_modified&date_modified__gte=2024-03-01T10:00:00%2B05:30&date_modified__lt=2024-03-02'),
+    { index: { name: '>date_modified', datetime: true }, by: [], desc: false, range: { lo: '2024-03-01T04:30:00.000000Z', hi: '2024-03-02T00:00:00.000000Z', hiExclusive: true } },
+    'datetime bounds as the instants ClickHouse reads them')
+  for (const query of ['court!=scotus', 'court=scotus&court=ca9', 'court=scotus&docket_number=1', 'court__full_name=x',
     'court=scotus&order_by=date_modified', 'court=scotus&order_by=-date_filed,id', 'court=scotus&id__gt=1e3&order_by=id', 'court=scotus&date_filed__year=2001&order_by=date_filed',
-    'date_filed__gte=2001-01-01&order_by=id', 'court=scotus&id=99999999999999999999&order_by=id']) {
+    'date_filed__gte=2001-01-01&order_by=id', 'court=scotus&id=99999999999999999999&order_by=id',
+    'order_by=date_modified&date_modified__gte=1850-01-01', 'order_by=-date_created']) {
     t.equal(ask(query), undefined, `left to ClickHouse: ${query || '(no filter)'}`)
   }
   const alerts = catalogue.get('alerts')
@@ -64,4 +70,28 @@ t.test('a count from buckets equals counting every value in the range', async (t
     t.equal(wrong, 0, `${name}: 2,000 ranges counted right`)
     t.ok(exactCalls <= 2 * 2_000, `${name}: at most two buckets counted one by one per range (${exactCalls})`)
   }
+})
+
+t.test('datetimes are kept as ClickHouse prints them, so text order is time order', async (t) => {
+  const cases: [string, string | undefined][] = [
+    ['2024-03-01', '2024-03-01T00:00:00.000000Z'],
+    ['2024-03-01T10:00', '2024-03-01T10:00:00.000000Z'],
+    ['2024-03-01 10:00:00.5', '2024-03-01T10:00:00.500000Z'],
+    ['2024-03-01T10:00:00.1234567+00:00', '2024-03-01T10:00:00.123456Z'], // cut, not rounded, as ClickHouse does
+    ['2024-03-01T01:00:00-0530', '2024-03-01T06:30:00.000000Z'],
+    ['2024-03-01T01:00:00+05', '2024-02-29T20:00:00.000000Z'], // across a leap day
+    ['2024-02-30', undefined], ['2024-03-01T24:00', undefined], ['1899-12-31', undefined], ['2024-03-01T10:00:00+24:00', undefined], ['March 1, 2024', undefined],
+  ]
+  for (const [text, want] of cases) t.equal(instantText(text), want, text)
+  const rng = createRng(5)
+  const instants = Array.from({ length: 500 }, () => Date.UTC(rng.int(1950, 2090), rng.int(0, 11), rng.int(1, 28), rng.int(0, 23), rng.int(0, 59), rng.int(0, 59), rng.int(0, 999)))
+  const texts = instants.map((ms) => {
+    const offsetMin = rng.int(-12, 12) * 60 + rng.int(0, 1) * 30
+    const local = new Date(ms + offsetMin * 60_000).toISOString().slice(0, 23)
+    const sign = offsetMin < 0 ? '-' : '+'
+    const abs = Math.abs(offsetMin)
+    return instantText(`${local}${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`)!
+  })
+  const byText = instants.map((ms, i) => [ms, texts[i]] as const).sort((a, b) => (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0))
+  t.same(byText.map(([ms]) => ms), [...instants].sort((a, b) => a - b), 'texts of any offset sort as their instants')
 })
