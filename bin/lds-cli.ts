@@ -204,7 +204,7 @@ consumers.command('list')
 async function withConsumers(fn: (deps: import('./commands/consumers.js').ConsumerDeps) => Promise<void>) {
   const rt = createRuntime()
   try {
-    const { scramUsers } = await import('./commands/scram-users.js')
+    const { scramUsers } = await import('../infra/scram-users.js')
     await fn({ ...rt, scram: scramUsers(rt.cfg, (m) => console.error(m)) })
   } finally { await rt.close() }
 }

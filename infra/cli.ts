@@ -189,7 +189,7 @@ async function clean(cfg: Config, olderThanMs: number): Promise<number> {
   const { removeStaleTestDeployments } = await import('./stale-deployments.js')
   try {
     const r = await removeStaleTestDeployments(cfg, log, { olderThanMs })
-    log(`clean: ${r.deployments} stale test deployment(s) removed (${r.topics} topics, ${r.groups} groups, ${r.databases} databases, ${r.subjects} subjects, ${r.acls} consumer ACLs) in ${secs(Date.now() - t0)}`)
+    log(`clean: ${r.deployments} stale test deployment(s) removed (${r.topics} topics, ${r.groups} groups, ${r.databases} databases, ${r.subjects} subjects, ${r.acls} consumer ACLs, ${r.logins} consumer logins) in ${secs(Date.now() - t0)}`)
     return 0
   } catch (err) {
     log(`clean: ${(err as Error).message} (are the services up? \`npx tsx infra/cli.ts status\`)`)

@@ -16,6 +16,7 @@ import { createDb } from '../core/clickhouse.js'
 import { sql, ident } from '../core/sql.js'
 import { artifactsUrl, deleteSubject } from '../core/registry.js'
 import { everyAcl } from '../core/kafka.js'
+import { scramUsers } from './scram-users.js'
 
 /** A test deployment's id: the creation time in base 36, then 6 random hex digits. */
 const TEST_ID = /^t([0-9a-z]{8})[0-9a-f]{6}$/
@@ -32,7 +33,7 @@ export function testDeploymentOf(name: string): { id: string; createdAt: number 
   return Number.isFinite(createdAt) ? { id, createdAt } : undefined
 }
 
-export interface CleanResult { deployments: number; topics: number; groups: number; databases: number; subjects: number; acls: number }
+export interface CleanResult { deployments: number; topics: number; groups: number; databases: number; subjects: number; acls: number; logins: number }
 
 async function registrySubjects(cfg: Pick<Config, 'schemaRegistryUrl'>): Promise<string[]> {
   const names: string[] = []
@@ -121,6 +122,8 @@ export async function removeDeployments(cfg: Config, log: (m: string) => void, s
     if (databases.length) log(`clean: ClickHouse databases ${databases.length}`)
   } finally { await root.close() }
 
+  const logins = note(await deleteStaleScramLogins(cfg, stale, log))
+
   const subjects = note((await registrySubjects(cfg)).filter(stale))
   let deleted = 0
   await pMap(subjects, async (s) => {
@@ -129,5 +132,24 @@ export async function removeDeployments(cfg: Config, log: (m: string) => void, s
   }, { concurrency: 8 })
   if (subjects.length) log(`clean: registry subjects ${subjects.length}`)
 
-  return { deployments: ids.size, topics: topics.length, groups: groups.length, databases: databases.length, subjects: subjects.length, acls }
+  return { deployments: ids.size, topics: topics.length, groups: groups.length, databases: databases.length, subjects: subjects.length, acls, logins: logins.length }
+}
+
+/**
+ * Deletes the SCRAM credentials of consumer logins so named (`lds consumers create` of a killed test).
+ * Without their ACLs they reach nothing, but they would pile up in the broker's metadata. Listing
+ * them needs Kafka's Java admin client (infra/scram-users.ts); where there is no Java, or no broker
+ * that answers for credentials, they are left and the clean goes on.
+ */
+async function deleteStaleScramLogins(cfg: Config, stale: (name: string) => boolean, log: (m: string) => void): Promise<string[]> {
+  const scram = scramUsers(cfg)
+  try {
+    const names = (await scram.list()).filter(stale)
+    for (const name of names) await scram.remove(name)
+    if (names.length) log(`clean: SCRAM credentials of consumer logins ${names.join(', ')}`)
+    return names
+  } catch (err) {
+    log(`clean: SCRAM credentials not checked (${(err as Error).message.split('\n')[0]})`)
+    return []
+  }
 }

@@ -13,7 +13,7 @@ import type { Config } from '../../core/config.js'
 import type { Catalogue } from '../../schemas/catalogue/index.js'
 import { publicFeedResources } from '../../schemas/events/feeds.js'
 import { entityTopic } from '../../schemas/events/names.js'
-import type { ScramUsers } from './scram-users.js'
+import type { ScramUsers } from '../../infra/scram-users.js'
 import { everyAcl } from '../../core/kafka.js'
 
 // Node's CommonJS export detection misses these: they are read from the default export.

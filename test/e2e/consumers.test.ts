@@ -15,7 +15,7 @@ import { entityTopic, groupId, PROCESSORS } from '../../schemas/events/names.js'
 import { PROJECT_ROOT } from '../../core/config.js'
 import { createUser } from '../../bin/users.js'
 import { createConsumer, revokeConsumer, type ConsumerSettings } from '../../bin/commands/consumers.js'
-import { scramUsers } from '../../bin/commands/scram-users.js'
+import { scramUsers } from '../../infra/scram-users.js'
 import type { Runtime } from '../../bin/runtime.js'
 
 t.setTimeout(180_000)

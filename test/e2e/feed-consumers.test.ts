@@ -18,7 +18,7 @@ import { entityTopic } from '../../schemas/events/names.js'
 import { PROJECT_ROOT } from '../../core/config.js'
 import { pythonWith } from '../helpers/python-venv.js'
 import { createConsumer, revokeConsumer } from '../../bin/commands/consumers.js'
-import { scramUsers } from '../../bin/commands/scram-users.js'
+import { scramUsers } from '../../infra/scram-users.js'
 
 t.setTimeout(600_000)
 

@@ -14,6 +14,7 @@ import { sql } from '../../core/sql.js'
 import { createDb } from '../../core/clickhouse.js'
 import { artifactsUrl } from '../../core/registry.js'
 import { removeStaleTestDeployments, testDeploymentOf } from '../../infra/stale-deployments.js'
+import { scramUsers } from '../../infra/scram-users.js'
 import { everyAcl } from '../../core/kafka.js'
 
 const { AclOperationTypes, AclPermissionTypes, AclResourceTypes, ResourcePatternTypes } = kafkajs
@@ -50,8 +51,11 @@ t.test('clean removes a stale test deployment whole and keeps a younger one', as
       principal: `User:${id}-reader`, host: '*', permissionType: AclPermissionTypes.ALLOW, operation: AclOperationTypes.READ,
       resourceType: AclResourceTypes.TOPIC, resourceName: `${id}.entity.courts`, resourcePatternType: ResourcePatternTypes.LITERAL,
     }] }).finally(() => admin.disconnect())
+    // And the login itself: its SCRAM credential.
+    await scram.create(`${id}-reader`, 'a password nobody uses')
     return rt
   }
+  const scram = scramUsers(loadConfig(process.env))
   const staleRt = await make(idAt(T2020))
   const youngRt = await make(idAt(T2020 + 2 * HOUR))
   t.teardown(async () => {
@@ -59,6 +63,7 @@ t.test('clean removes a stale test deployment whole and keeps a younger one', as
       const admin = rt.kafka.admin()
       await admin.connect()
       await admin.deleteAcls({ filters: [everyAcl(`User:${rt.cfg.topicPrefix.replace(/\.$/, '')}-reader`)] }).finally(() => admin.disconnect())
+      await scram.remove(`${rt.cfg.topicPrefix.replace(/\.$/, '')}-reader`).catch(() => {})
       await removeDeployment(rt).catch(() => {})
       await rt.close()
     }
@@ -76,10 +81,11 @@ t.test('clean removes a stale test deployment whole and keeps a younger one', as
       const [db] = await root.query<{ n: number }>(sql`SELECT count() AS n FROM system.databases WHERE name = ${rt.cfg.clickhouseDatabase}`).finally(() => root.close())
       const res = await fetch(`${artifactsUrl(rt.cfg)}/${encodeURIComponent(`${prefix}entity.courts-value`)}`)
       const { resources } = await admin.describeAcls(everyAcl(`User:${prefix.replace(/\.$/, '')}-reader`))
-      return { topics: topics > 0, groups: groups > 0, database: Number(db.n) === 1, subject: res.ok, acls: resources.length > 0 }
+      const login = (await scram.list()).includes(`${prefix.replace(/\.$/, '')}-reader`)
+      return { topics: topics > 0, groups: groups > 0, database: Number(db.n) === 1, subject: res.ok, acls: resources.length > 0, login }
     } finally { await admin.disconnect() }
   }
-  const whole = { topics: true, groups: true, database: true, subject: true, acls: true }
+  const whole = { topics: true, groups: true, database: true, subject: true, acls: true, login: true }
   t.same(await what(staleRt), whole, 'both deployments exist before the clean')
   t.same(await what(youngRt), whole)
 
@@ -88,7 +94,8 @@ t.test('clean removes a stale test deployment whole and keeps a younger one', as
   t.equal(r.deployments, 1, 'one deployment removed')
   t.ok(r.topics >= 50 && r.subjects >= 50, `its topics (${r.topics}) and subjects (${r.subjects})`)
   t.equal(r.acls, 1, 'its consumer login\'s ACL')
-  t.same(await what(staleRt), { topics: false, groups: false, database: false, subject: false, acls: false }, 'the stale one is gone whole')
+  t.equal(r.logins, 1, 'its consumer login\'s SCRAM credential')
+  t.same(await what(staleRt), { topics: false, groups: false, database: false, subject: false, acls: false, login: false }, 'the stale one is gone whole')
   t.same(await what(youngRt), whole, 'the younger one is untouched')
   t.ok(log.some((l) => l.includes('registry subjects')), 'progress is reported')
 })

@@ -10,8 +10,8 @@ import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { Config } from '../../core/config.js'
-import { kafka as kafkaService, kafkaPaths } from '../../infra/kafka-server.js'
+import type { Config } from '../core/config.js'
+import { kafka as kafkaService, kafkaPaths } from './kafka-server.js'
 
 const SOURCE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'ScramUsers.java')
 /** ScramUsers.java's answer to `create` of an existing user and `delete` of an unknown one. */
