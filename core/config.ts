@@ -13,6 +13,11 @@ export const REGISTRY_SERVICE_USER = 'lds'
 
 export interface Config {
   readonly kafkaBrokers: readonly string[]
+  /**
+   * Where outside consumers reach the SASL/SCRAM listener, as `lds consumers create` prints it
+   * (LDS_KAFKA_SASL_BROKERS); by default the first broker's host at `ports.kafkaSasl`.
+   */
+  readonly kafkaSaslBrokers: readonly string[]
   /** The codec entity events are published with (LDS_KAFKA_COMPRESSION: lz4, the default, or none). */
   readonly kafkaCompression: 'lz4' | 'none'
   readonly schemaRegistryUrl: string
@@ -119,6 +124,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (!Number.isInteger(partitions) || partitions < 1 || partitions > 256) throw new ConfigError('LDS_PARTITIONS must be a whole number from 1 to 256')
   const cfg: Config = {
     kafkaBrokers: (env.KAFKA_BROKERS || `127.0.0.1:${ports.kafka}`).split(',').map((s) => s.trim()).filter(Boolean),
+    kafkaSaslBrokers: (env.LDS_KAFKA_SASL_BROKERS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     schemaRegistryUrl: env.SCHEMA_REGISTRY_URL || `http://127.0.0.1:${ports.registry}/apis/ccompat/v7`,
     schemaRegistryAuth: env.SCHEMA_REGISTRY_PASSWORD ? { username: env.SCHEMA_REGISTRY_USER || REGISTRY_SERVICE_USER, password: env.SCHEMA_REGISTRY_PASSWORD } : undefined,
     clickhouseUrl: env.CLICKHOUSE_URL || `http://127.0.0.1:${ports.clickhouseHttp}`,

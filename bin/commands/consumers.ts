@@ -60,8 +60,9 @@ export function consumerAcls(name: string, topics: readonly string[]): AclEntry[
   ]
 }
 
-/** The consumers' bootstrap address: the first broker's host, on the SASL port. */
-export function saslBrokers(cfg: Pick<Config, 'kafkaBrokers' | 'ports'>): string[] {
+/** The consumers' bootstrap addresses: LDS_KAFKA_SASL_BROKERS, else the first broker's host on the SASL port. */
+export function saslBrokers(cfg: Pick<Config, 'kafkaBrokers' | 'kafkaSaslBrokers' | 'ports'>): string[] {
+  if (cfg.kafkaSaslBrokers.length) return [...cfg.kafkaSaslBrokers]
   const [first = '127.0.0.1'] = cfg.kafkaBrokers
   const host = first.replace(/:\d+$/, '')
   return [`${host}:${cfg.ports.kafkaSasl}`]

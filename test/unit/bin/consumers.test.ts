@@ -38,4 +38,6 @@ t.test('names that would reach further than the consumer\'s own groups are refus
 t.test('consumers connect to the SASL port on the first broker\'s host', async (t) => {
   t.same(saslBrokers(loadConfig({})), ['127.0.0.1:9094'])
   t.same(saslBrokers(loadConfig({ KAFKA_BROKERS: 'kafka.example:9092,kafka2.example:9092', LDS_KAFKA_SASL_PORT: '19191' })), ['kafka.example:19191'])
+  t.same(saslBrokers(loadConfig({ KAFKA_BROKERS: 'kafka-1:9092', LDS_KAFKA_SASL_BROKERS: 'localhost:19191, localhost:19192' })), ['localhost:19191', 'localhost:19192'],
+    'where the service reaches the brokers by names outsiders cannot (docker-compose), the addresses given')
 })

@@ -114,12 +114,23 @@ t.test('the Kafka brokers are the topology\'s: ids, quorum, replication, host po
     t.equal(Number(env.KAFKA_DEFAULT_REPLICATION_FACTOR), KAFKA_REPLICATION.factor)
     t.equal(Number(env.KAFKA_MIN_INSYNC_REPLICAS), KAFKA_REPLICATION.minInsync)
     t.equal(Number(env.KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR), KAFKA_REPLICATION.factor)
-    t.same(s.ports, [`${b.port}:${b.port}`], 'published on the host at the local cluster\'s port')
+    t.same(s.ports, [`127.0.0.1:${b.port}:${b.port}`, `${b.saslPort}:${b.saslPort}`],
+      'the unauthenticated listener on the host\'s loopback only; the consumers\' SASL one for everyone, at the local cluster\'s ports')
     t.match(String(env.KAFKA_ADVERTISED_LISTENERS), `EXTERNAL://localhost:${b.port}`)
+    t.match(String(env.KAFKA_ADVERTISED_LISTENERS), `CONSUMERS://localhost:${b.saslPort}`)
+    t.match(String(env.KAFKA_LISTENER_SECURITY_PROTOCOL_MAP), 'CONSUMERS:SASL_PLAINTEXT', 'outside consumers authenticate')
+    t.equal(env.KAFKA_SASL_ENABLED_MECHANISMS, 'SCRAM-SHA-512')
+    t.equal(env.KAFKA_AUTHORIZER_CLASS_NAME, 'org.apache.kafka.metadata.authorizer.StandardAuthorizer', 'and ACLs decide what they read')
+    t.equal(env.KAFKA_SUPER_USERS, 'User:ANONYMOUS', 'the service\'s own listeners keep every right')
+    const jaas = /-Djava\.security\.auth\.login\.config=(\S+)/.exec(String(env.KAFKA_OPTS))?.[1]
+    t.ok(jaas && (s.volumes ?? []).some((v) => v.endsWith(`:${jaas}:ro`)), 'the SCRAM login module\'s JAAS file is mounted')
   }
   const env = services['table-sink'].environment!
   t.same(String(env.KAFKA_BROKERS).split(','), KAFKA_BROKERS.map((b) => `${kafkaBrokerName(b)}:9092`), 'the roles know every broker')
   t.equal(Number(env.LDS_KAFKA_REPLICATION), KAFKA_REPLICATION.factor, 'topics the service creates get RF 3')
+  t.same(String(env.LDS_KAFKA_SASL_BROKERS).split(','), KAFKA_BROKERS.map((b) => `localhost:${b.saslPort}`), '`lds consumers create` prints the consumers\' listeners')
+  const jaasFile = readFileSync(path.join(PROJECT_ROOT, 'infra/cluster/compose/consumers-jaas.conf'), 'utf8')
+  t.match(jaasFile, /KafkaServer\s*\{\s*org\.apache\.kafka\.common\.security\.scram\.ScramLoginModule required;\s*\};/)
 })
 
 t.test('ClickHouse: the topology\'s shards and replicas, coordinated by its Keepers', async (t) => {
