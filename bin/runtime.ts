@@ -14,6 +14,7 @@ import { catalogue, type Catalogue } from '../schemas/catalogue/index.js'
 import { migrate } from '../core/migrate.js'
 import { registerEntitySchemas } from '../core/schema-registration.js'
 import { ensureEntityTopics } from '../schemas/topics.js'
+import { moveInternalEntityTopics } from '../core/events/internal-topics.js'
 import { idsTopic } from '../schemas/events/names.js'
 import { openPublisher } from '../core/events/publisher.js'
 import { openWebhookQueue } from '../core/events/webhook-queue.js'
@@ -80,7 +81,9 @@ export async function prepare(rt: Runtime): Promise<void> {
     } finally { await admin.close() }
   })()
   // Three services, nothing shared: side by side. Every step ends before a failure is thrown.
-  const steps = await Promise.allSettled([migrated, registerEntitySchemas(rt.cfg, rt.registry, rt.catalogue), ensureEntityTopics(rt.cfg, rt.kafka, rt.catalogue)])
+  // Topics: created, then an internal resource's topic of an older version moved to its own name.
+  const topics = ensureEntityTopics(rt.cfg, rt.kafka, rt.catalogue).then(() => moveInternalEntityTopics(rt.cfg, rt.kafka, rt.catalogue, rt.log))
+  const steps = await Promise.allSettled([migrated, registerEntitySchemas(rt.cfg, rt.registry, rt.catalogue), topics])
   const failed = steps.find((s): s is PromiseRejectedResult => s.status === 'rejected')
   if (failed) throw failed.reason
 }

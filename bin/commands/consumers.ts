@@ -1,9 +1,10 @@
 /**
  * `lds consumers create|revoke|list`: outside readers of the public topics. A consumer is a
  * SCRAM-SHA-512 user on the broker's SASL listener (LDS_KAFKA_SASL_PORT) with ACLs granting
- * exactly: READ and DESCRIBE on each public entity topic of this deployment (literal names: public
- * and internal entity topics share the `entity.` prefix, so a prefixed ACL would leak), and READ
- * on consumer groups prefixed `<name>.` (its own offsets). The broker's StandardAuthorizer denies
+ * exactly: READ and DESCRIBE on the topics prefixed `<prefix>entity.`, which are this deployment's
+ * public feed and nothing else (internal resources' topics are `<prefix>internal.entity.…`), so a
+ * public resource added later is readable without a new grant; and READ on consumer groups
+ * prefixed `<name>.` (its own offsets). The broker's StandardAuthorizer denies
  * everything else: internal topics, producing, other groups; metadata lists only what it may describe.
  * SCRAM users are broker-wide; their ACLs name this deployment's topics.
  */
@@ -12,7 +13,7 @@ import kafkajs, { type AclEntry, type AclOperationTypes as AclOperation, type Ka
 import type { Config } from '../../core/config.js'
 import type { Catalogue } from '../../schemas/catalogue/index.js'
 import { publicFeedResources } from '../../schemas/events/feeds.js'
-import { entityTopic } from '../../schemas/events/names.js'
+import { entityTopic, publicFeedPrefix } from '../../schemas/events/names.js'
 import type { ScramUsers } from '../../infra/scram-users.js'
 import { everyAcl } from '../../core/kafka.js'
 
@@ -50,12 +51,12 @@ export const publicTopics = (cfg: Pick<Config, 'topicPrefix'>, cat: Catalogue): 
 export const consumerPrincipal = (name: string) => `User:${name}`
 export const consumerGroupPrefix = (name: string) => `${name}.`
 
-/** The ACLs of a consumer: nothing more than reading `topics` and committing in its own groups. */
-export function consumerAcls(name: string, topics: readonly string[]): AclEntry[] {
+/** The ACLs of a consumer: nothing more than reading the topics under `feedPrefix` and committing in its own groups. */
+export function consumerAcls(name: string, feedPrefix: string): AclEntry[] {
   const allow = { principal: consumerPrincipal(name), host: '*', permissionType: AclPermissionTypes.ALLOW }
-  const onTopic = (topic: string, operation: AclOperation): AclEntry => ({ ...allow, resourceType: AclResourceTypes.TOPIC, resourceName: topic, resourcePatternType: ResourcePatternTypes.LITERAL, operation })
+  const onFeed = (operation: AclOperation): AclEntry => ({ ...allow, resourceType: AclResourceTypes.TOPIC, resourceName: feedPrefix, resourcePatternType: ResourcePatternTypes.PREFIXED, operation })
   return [
-    ...topics.flatMap((t) => [onTopic(t, AclOperationTypes.READ), onTopic(t, AclOperationTypes.DESCRIBE)]),
+    onFeed(AclOperationTypes.READ), onFeed(AclOperationTypes.DESCRIBE),
     { ...allow, resourceType: AclResourceTypes.GROUP, resourceName: consumerGroupPrefix(name), resourcePatternType: ResourcePatternTypes.PREFIXED, operation: AclOperationTypes.READ },
   ]
 }
@@ -92,9 +93,9 @@ export async function createConsumer(deps: ConsumerDeps, name: string, opts: { r
         throw new ConsumerError(`consumer name ${JSON.stringify(name)}: a group ${taken.groupId} exists already, which the consumer could then use; pick another name`)
       }
     }
-    progress(`granting read on ${topics.length} public topics and groups ${consumerGroupPrefix(name)}* …`)
+    progress(`granting read on the public topics (${publicFeedPrefix(deps.cfg)}*, ${topics.length} today) and groups ${consumerGroupPrefix(name)}* …`)
     await deleteConsumerAcls(admin, name)
-    await admin.createAcls({ acl: consumerAcls(name, topics) })
+    await admin.createAcls({ acl: consumerAcls(name, publicFeedPrefix(deps.cfg)) })
     const settings: ConsumerSettings = { brokers: saslBrokers(deps.cfg), sasl: { mechanism: 'scram-sha-512', username: name, password }, ssl: false, topics }
     const existing = new Set(await admin.listTopics())
     await waitUntilUsable(settings, topics.filter((t) => existing.has(t)), progress)

@@ -1,7 +1,10 @@
 /**
  * Every topic, consumer group and registry subject name, made in one place from the configured
  * prefix. Code never spells a topic or group as a literal: it asks here.
- *   entity.<resource>            compacted, keyed by id: the current state of every entity
+ *   entity.<resource>            compacted, keyed by id: the current state of every entity of the
+ *                                public feed (schemas/events/feeds.ts); outside consumers read these
+ *   internal.entity.<resource>   the same for the service's own resources (users, per-user rows):
+ *                                apart by name, so `<prefix>entity.` is exactly the public feed
  *   command.<name>               work for a processor, keyed by the entity it concerns
  *   dlq.<processor>              events a processor could not decode or validate
  *   watermarks                   what each table sink has applied, per source partition
@@ -9,6 +12,9 @@
  *   ids                          one message per block of ids leased (core/ids.ts): one partition, not compacted
  */
 import type { Config } from '../../core/config.js'
+import type { ResourceDef } from '../define.js'
+import { catalogue } from '../catalogue/index.js'
+import { feedOf } from './feeds.js'
 
 type Prefix = Pick<Config, 'topicPrefix'>
 
@@ -19,8 +25,19 @@ export const PROCESSORS = {
 } as const
 export type ProcessorName = (typeof PROCESSORS)[keyof typeof PROCESSORS] | (string & {})
 
-export const entityTopic = (cfg: Prefix, resource: string | { name: string }) =>
-  `${cfg.topicPrefix}entity.${typeof resource === 'string' ? resource : resource.name}`
+/** The entity topic of a resource (a definition, or a name of the catalogue; an unknown name is public). */
+export function entityTopic(cfg: Prefix, resource: string | ResourceDef): string {
+  const r = typeof resource === 'string' ? (catalogue.has(resource) ? catalogue.get(resource) : undefined) : resource
+  const name = typeof resource === 'string' ? resource : resource.name
+  return `${cfg.topicPrefix}${r && feedOf(r) === 'internal' ? INTERNAL : ''}entity.${name}`
+}
+const INTERNAL = 'internal.'
+
+/** What every topic of the public feed starts with, and no other topic of the deployment. */
+export const publicFeedPrefix = (cfg: Prefix) => `${cfg.topicPrefix}entity.`
+
+/** Where an internal resource's entity topic was named before the public feed was apart (moved by core/events/internal-topics.ts). */
+export const formerEntityTopic = (cfg: Prefix, r: ResourceDef) => `${cfg.topicPrefix}entity.${r.name}`
 export const commandTopic = (cfg: Prefix, name: string) => `${cfg.topicPrefix}command.${name}`
 export const dlqTopic = (cfg: Prefix, processor: ProcessorName) => `${cfg.topicPrefix}dlq.${processor}`
 export const groupId = (cfg: Prefix, processor: ProcessorName) => `${cfg.topicPrefix}${processor}`
@@ -31,6 +48,6 @@ export const valueSubject = (topic: string) => `${topic}-value`
 
 /** The resource an entity topic carries, or undefined for any other topic. */
 export function resourceOfTopic(cfg: Prefix, topic: string): string | undefined {
-  const head = `${cfg.topicPrefix}entity.`
-  return topic.startsWith(head) ? topic.slice(head.length) : undefined
+  for (const head of [`${cfg.topicPrefix}entity.`, `${cfg.topicPrefix}${INTERNAL}entity.`]) if (topic.startsWith(head)) return topic.slice(head.length)
+  return undefined
 }
