@@ -170,7 +170,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }
   registerOpenApi(app, { catalogue: deps.catalogue })
   registerAsyncApi(app, { catalogue: deps.catalogue, cfg: deps.cfg })
-  if (deps.kafka && deps.registry) registerChanges(app, { catalogue: deps.catalogue, kafka: deps.kafka, registry: deps.registry, log: deps.log, topicPrefix: deps.cfg.topicPrefix })
+  if (deps.kafka && deps.registry) registerChanges(app, { catalogue: deps.catalogue, kafka: deps.kafka, registry: deps.registry, log: deps.log, topicPrefix: deps.cfg.topicPrefix, maxReaders: deps.cfg.feedMaxReaders })
   const defaultRate = parseRate(deps.cfg.citationRate)
   registerCitationLookup(app, {
     db: deps.db, catalogue: deps.catalogue, serializer: serializers.get('clusters')!,

@@ -138,8 +138,12 @@ try {
   const oneClient = flags.events / ((performance.now() - start) / 1000)
   say(`${flags.clients} event-stream clients…`)
   const counts = new Array<number>(flags.clients).fill(0)
+  // The process serves every client a consumer of its own: its memory is part of the answer.
+  const peak = { rssMb: 0, heapMb: 0 }
+  const sample = () => { const m = process.memoryUsage(); peak.rssMb = Math.max(peak.rssMb, m.rss / 2 ** 20); peak.heapMb = Math.max(peak.heapMb, m.heapUsed / 2 ** 20) }
+  const sampler = setInterval(sample, 250)
   start = performance.now()
-  await Promise.all(counts.map((_, i) => follow(base, token, '0', () => { counts[i]++ }, () => counts[i] >= flags.events)))
+  await Promise.all(counts.map((_, i) => follow(base, token, '0', () => { counts[i]++ }, () => counts[i] >= flags.events))).finally(() => clearInterval(sampler))
   const manyClients = (flags.clients * flags.events) / ((performance.now() - start) / 1000)
 
   // 3. Change → client latency, with 10 clients caught up.
@@ -178,7 +182,7 @@ try {
       cpuRatioToInternal: +(internalRead.cpuUsPerEvent / saslRead.cpuUsPerEvent).toFixed(2),
       rounds: { internal: internalReads.map((r) => Math.round(r.eventsPerSecond)), sasl: saslReads.map((r) => Math.round(r.eventsPerSecond)) },
     },
-    eventStream: { oneClientEventsPerSecond: Math.round(oneClient), manyClientsEventsPerSecond: Math.round(manyClients), ratioToOutsideConsumer: +(oneClient / outsideRate).toFixed(2) },
+    eventStream: { oneClientEventsPerSecond: Math.round(oneClient), manyClientsEventsPerSecond: Math.round(manyClients), manyClientsPeakRssMb: Math.round(peak.rssMb), manyClientsPeakHeapMb: Math.round(peak.heapMb), ratioToOutsideConsumer: +(oneClient / outsideRate).toFixed(2) },
     changeToClient: { samples: latencies.length, p50Ms: +percentile(latencies, 0.5).toFixed(1), p99Ms: +percentile(latencies, 0.99).toFixed(1) },
   }
   console.log(`| case | result | goal |
@@ -186,7 +190,7 @@ try {
 | outside consumer (kafkajs + registry), dockets from the beginning, internal listener | ${result.outsideConsumer.eventsPerSecond.toLocaleString('en-US')} events/s, ${result.outsideConsumer.cpuUsPerEvent} µs CPU/event | the peer |
 | the same over SASL/SCRAM-SHA-512 (\`lds consumers create\`) | ${result.saslConsumer.eventsPerSecond.toLocaleString('en-US')} events/s (${result.saslConsumer.ratioToInternal} of internal), ${result.saslConsumer.cpuUsPerEvent} µs CPU/event (${result.saslConsumer.cpuRatioToInternal} of internal's rate per CPU) | ≥ 0.8 |
 | event stream, one client from the beginning | ${result.eventStream.oneClientEventsPerSecond.toLocaleString('en-US')} events/s (${result.eventStream.ratioToOutsideConsumer} of the consumer) | |
-| event stream, ${flags.clients} clients at once | ${result.eventStream.manyClientsEventsPerSecond.toLocaleString('en-US')} events/s in all | |
+| event stream, ${flags.clients} clients at once | ${result.eventStream.manyClientsEventsPerSecond.toLocaleString('en-US')} events/s in all; peak RSS ${result.eventStream.manyClientsPeakRssMb} MB, heap ${result.eventStream.manyClientsPeakHeapMb} MB (API and clients in one process) | |
 | change → client (10 clients, ${CHANGES} changes) | p50 ${result.changeToClient.p50Ms} ms, p99 ${result.changeToClient.p99Ms} ms | p99 ≤ 1 s |`)
   const out = path.join(PROJECT_ROOT, '.data', 'bench')
   mkdirSync(out, { recursive: true })

@@ -60,6 +60,8 @@ export interface Config {
   /** Partitions of every topic created: the most instances of one processor that can share its work. */
   readonly partitions: number
   /** Serialized objects the API keeps between requests (0: none). */
+  /** Change-feed readers (each a Kafka consumer) one API process serves at once; more wait (503, Retry-After). */
+  readonly feedMaxReaders: number
   readonly objectCacheEntries: number
   /** The most MB of rendered details the API reads once after its read model caught up (0: none). */
   readonly readModelWarmMb: number
@@ -143,6 +145,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sinkFetchBytes: int(env, 'LDS_SINK_FETCH_BYTES', 16 * 1024 * 1024),
     partitions,
     objectCacheEntries: Math.max(0, int(env, 'LDS_OBJECT_CACHE_ENTRIES', 5_000)),
+    feedMaxReaders: Math.max(1, int(env, 'LDS_FEED_MAX_READERS', 200)),
     readModelWarmMb: Math.max(0, int(env, 'LDS_READ_MODEL_WARM_MB', Math.floor(os.totalmem() / 4 / 2 ** 20))),
     rates: Object.freeze({
       user: env.LDS_RATE_USER || '5000/hour', anonV3: env.LDS_RATE_ANON_V3 || '100/day', anonV4: env.LDS_RATE_ANON_V4 || '1000/hour',

@@ -13,6 +13,9 @@ import { stoppableConsumer, subscribeAll } from '../../core/kafka.js'
 import { createDecoder, entityTopic, validateEntityEvent } from '../../schemas/events/index.js'
 import { advance, type Cursor } from './cursor.js'
 
+/** Most bytes one client's consumer fetches at once (a partition's batch may still exceed it when one message does). */
+const FETCH_BYTES = 512 * 1024
+
 /** How often a consumer waiting on a slow client tells the group it is alive. */
 const HEARTBEAT_MS = 3_000
 
@@ -34,7 +37,12 @@ export interface ChangeReader {
 export async function readChanges(deps: FeedReaderDeps, resources: readonly string[], from: Cursor, max: number, deliver: (m: ChangeMessage) => Promise<boolean>): Promise<ChangeReader> {
   const resourceOf = new Map(resources.map((r) => [entityTopic({ topicPrefix: deps.topicPrefix }, r), r]))
   const decode = createDecoder(deps.registry)
-  const consumer = stoppableConsumer(deps.kafka, { groupId: `${deps.topicPrefix}changes-${randomUUID()}`, maxWaitTimeInMs: 250, allowAutoTopicCreation: false })
+  const consumer = stoppableConsumer(deps.kafka, {
+    groupId: `${deps.topicPrefix}changes-${randomUUID()}`, maxWaitTimeInMs: 250, allowAutoTopicCreation: false,
+    // One consumer per client: kafkajs's fetch sizes (10 MB a fetch) held a fetched-ahead backlog per
+    // client, and 100 clients reading from the beginning took an API process past a 4 GB heap.
+    maxBytes: FETCH_BYTES, maxBytesPerPartition: FETCH_BYTES,
+  })
   let cursor = from
   let open = true
   let stopping: Promise<void> | null = null

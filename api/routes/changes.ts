@@ -61,22 +61,33 @@ function parseRequest(req: FastifyRequest, feeds: ReadonlySet<string>): FeedRequ
   return { resources, cursor, limit, waitMs }
 }
 
-export interface ChangesDeps { catalogue: Catalogue; kafka: Kafka; registry: Registry; log: Logger; topicPrefix: string }
+export interface ChangesDeps {
+  catalogue: Catalogue; kafka: Kafka; registry: Registry; log: Logger; topicPrefix: string
+  /** Readers served at once (each holds a Kafka consumer); a request beyond them gets a 503 to retry. */
+  maxReaders?: number
+}
+
+/** How long a client turned away for lack of readers is asked to wait. */
+const BUSY_RETRY_S = 5
 
 export function registerChanges(app: FastifyInstance, deps: ChangesDeps): void {
   const feeds = new Set(publicFeedResources(deps.catalogue).map((r) => r.name))
   const readers = new Set<ChangeReader>()
+  // Readers starting or running: counted before the consumer exists, so a burst cannot pass the limit.
+  let active = 0
   app.addHook('onClose', async () => { await Promise.all([...readers].map((r) => r.stop())) })
   const start = async (f: FeedRequest, deliver: (m: ChangeMessage) => Promise<boolean>) => {
     let reader: ChangeReader
     try {
       reader = await readChanges(deps, f.resources, f.cursor, f.limit, deliver)
     } catch (err) {
+      active--
       deps.log.warn({ err }, 'change feed: Kafka unavailable')
       throw new LdsError('LDS_ERR_UNAVAILABLE')
     }
     readers.add(reader)
-    return { stop: async () => { readers.delete(reader); await reader.stop() } }
+    let stopped = false
+    return { stop: async () => { if (!stopped) { stopped = true; active-- } readers.delete(reader); await reader.stop() } }
   }
   const nextUrl = (req: FastifyRequest, f: FeedRequest, cursor: Cursor) => {
     const params = new URLSearchParams({ resources: f.resources.join(','), after: encodeCursor(cursor), limit: String(f.limit) })
@@ -112,13 +123,28 @@ export function registerChanges(app: FastifyInstance, deps: ChangesDeps): void {
       res.once('close', closed)
     })
     const heartbeat = setInterval(() => { if (!res.destroyed) res.write(': keep-alive\n\n') }, HEARTBEAT_MS)
-    const reader = await start(f, (m) => write(`id: ${encodeCursor(m.cursor)}\nevent: changes\ndata: ${JSON.stringify({ results: m.changes, next: nextUrl(req, f, m.cursor) })}\n\n`))
-    res.once('close', () => { clearInterval(heartbeat); void reader.stop() })
+    let reader: Awaited<ReturnType<typeof start>>
+    try {
+      reader = await start(f, (m) => write(`id: ${encodeCursor(m.cursor)}\nevent: changes\ndata: ${JSON.stringify({ results: m.changes, next: nextUrl(req, f, m.cursor) })}\n\n`))
+    } catch (err) {
+      // The 200 is sent already: the stream ends with an error event, and the client reconnects.
+      clearInterval(heartbeat)
+      res.end(`event: error\ndata: ${JSON.stringify({ detail: err instanceof LdsError ? err.message : 'Service temporarily unavailable.' })}\n\n`)
+      return
+    }
+    const end = () => { clearInterval(heartbeat); void reader.stop() }
+    // A client gone while its reader started would otherwise hold it (and its slot) for good.
+    if (res.destroyed) end()
+    else res.once('close', end)
   }
 
   const describe = { name: 'Changes', description: 'Every change to the public resources, from a cursor: JSON pages (long-poll) or Server-Sent Events.' }
   app.get(CHANGES_PATH, { config: { auth: 'required', eventStream: true, describe } }, async (req, reply) => {
     const f = parseRequest(req, feeds)
+    if (active >= (deps.maxReaders ?? Infinity)) {
+      throw new LdsError('LDS_ERR_UNAVAILABLE', { detail: 'This server follows as many change feeds as it can; try again shortly.', wait: BUSY_RETRY_S })
+    }
+    active++
     const accept = req.headers.accept ?? ''
     if (accept.includes('text/event-stream')) return eventStream(req, reply, f)
     return longPoll(req, reply, f)

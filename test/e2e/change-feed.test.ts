@@ -17,6 +17,8 @@ t.setTimeout(600_000)
 const ts = '2024-03-01T10:00:00.123456+00:00'
 /** Dockets changed per round while the event stream is read (4 rounds: 100,004 changes with their courts). */
 const PER_ROUND = 25_000
+/** The API's readers limit in this test (LDS_FEED_MAX_READERS). */
+const MAX_READERS = 3
 interface Change { resource: string; op: string; key: string; version: number; entity: Record<string, unknown> | null }
 
 /** Every change once, and each key's versions rising: what a follower of the feed relies on. */
@@ -35,7 +37,7 @@ function checkExactlyOnceInOrder(t: Test, got: Change[], expected: number, who: 
 }
 
 t.test('the change feed, by long-poll and by event stream with reconnects', async (t) => {
-  const rt = await testStack(t)
+  const rt = await testStack(t, { LDS_FEED_MAX_READERS: String(MAX_READERS) })
   const streams = await startProcessors(rt, ['table-sink'])
   t.teardown(() => stopAll(rt, streams))
   const app = await buildApp(rt)
@@ -71,6 +73,33 @@ t.test('the change feed, by long-poll and by event stream with reconnects', asyn
     t.equal(badLimit.statusCode, 400)
   })
 
+  let baseUrl: string | undefined
+  const listen = async () => (baseUrl ??= await app.listen({ port: 0, host: '127.0.0.1' }))
+
+  await t.test('a server at its readers limit asks the next client to come back', async (t) => {
+    const base = await listen()
+    const open = async () => {
+      const controller = new AbortController()
+      const res = await fetch(`${base}/api/rest/v4/changes/?resources=courts`, { headers: { ...auth, accept: 'text/event-stream' }, signal: controller.signal })
+      return { res, close: () => controller.abort() }
+    }
+    const held = []
+    for (let i = 0; i < MAX_READERS; i++) held.push(await open())
+    t.same(held.map((h) => h.res.status), new Array(MAX_READERS).fill(200), `${MAX_READERS} streams open`)
+    const turnedAway = await app.inject({ url: '/api/rest/v4/changes/?resources=courts&wait=1', headers: auth })
+    t.equal(turnedAway.statusCode, 503, 'one more is turned away')
+    t.equal(turnedAway.headers['retry-after'], '5', 'and told when to come back')
+    t.match(turnedAway.json(), { detail: /try again/ })
+    held.pop()!.close()
+    let status = 0
+    for (let i = 0; i < 50 && status !== 200; i++) {
+      status = (await app.inject({ url: '/api/rest/v4/changes/?resources=courts&wait=1', headers: auth })).statusCode
+      if (status !== 200) await new Promise((r) => setTimeout(r, 100))
+    }
+    t.equal(status, 200, 'a stream that ends frees its place')
+    for (const h of held) h.close()
+  })
+
   await t.test('long-poll pages from the beginning, then nothing new until a change', async (t) => {
     const got: Change[] = []
     let url = '/api/rest/v4/changes/?resources=dockets,courts&after=0&limit=500&wait=5'
@@ -91,7 +120,7 @@ t.test('the change feed, by long-poll and by event stream with reconnects', asyn
   })
 
   await t.test('an event stream cut off 20 times while 100k changes flow', async (t) => {
-    const base = await app.listen({ port: 0, host: '127.0.0.1' })
+    const base = await listen()
     const before = published
     const flowing = (async () => { for (let round = 1; round <= 4; round++) await publishRound(round, PER_ROUND) })()
     const got: Change[] = []
