@@ -10,6 +10,8 @@ FROM apache/kafka:4.1.2 AS kafka
 FROM node:20-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
+# patches/: fixes to dependencies that npm ci's postinstall applies (patch-package).
+COPY patches ./patches
 RUN npm ci --omit=dev --no-audit --no-fund
 
 FROM node:20-bookworm-slim
