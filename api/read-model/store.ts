@@ -142,7 +142,11 @@ export function msgpackTextBytes(bytes: Buffer): Buffer | undefined {
 /** How each resource's key is typed: integer keys are stored as numbers, so fk values find them. */
 export type KeyKinds = ReadonlyMap<string, 'int' | 'string'>
 
-export function openReadStore(folder: string, refColumns: RefColumns, keyKinds: KeyKinds, listIndexes: ListIndexes = new Map(), renderedResources: ReadonlySet<string> = new Set()): ReadStore {
+/**
+ * Opens (or makes) the store of `folder`. `listIndexes` must be the catalogue's (listIndexesOf): the
+ * file is named by them, and files of other names are deleted as older layouts.
+ */
+export function openReadStore(folder: string, refColumns: RefColumns, keyKinds: KeyKinds, listIndexes: ListIndexes, renderedResources: ReadonlySet<string> = new Set()): ReadStore {
   mkdirSync(folder, { recursive: true })
   // One file per layout: a store in another layout is deleted, not emptied (emptying a million-row
   // store entry by entry kept a 1M-docket API from listening for minutes).

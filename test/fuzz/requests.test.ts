@@ -135,7 +135,8 @@ t.test('hostile requests: no 5xx, reference-shaped 4xx, no request value in SQL 
   t.comment(`statuses ${byStatus}`)
   t.comment(`slowest: ${slowest.map((x) => `${x.ms.toFixed(0)} ms ${x.what}`).join('\n  ')}`)
   t.ok(sent >= REQUESTS, `${sent} requests sent`, { todo: outOfTime ? `stopped by the time budget (FUZZ_BUDGET_S=${BUDGET_S}) after ${sent} of ${REQUESTS} requests: the machine is too loaded for the full run` : false })
-  t.ok(statements > sent / 20, `the requests reached ClickHouse (${statements} statements)`)
+  // Not every request should: a whole table's list by id or change time is a read-model range read.
+  t.ok(statements > sent / 50, `the requests reached ClickHouse (${statements} statements)`)
   t.ok(bound > 0, `hostile values did reach ClickHouse, as bound parameters (${bound} seen in query_params)`)
   // Each kept failure shrunk to the parameters without which it does not fail; grouped by what is left.
   const shrunk = new Map<string, { count: number; example: string }>()
