@@ -105,13 +105,13 @@ t.test('the change feed, by long-poll and by event stream with reconnects', asyn
 
   await t.test('long-poll pages from the beginning, then nothing new until a change', async (t) => {
     const got: Change[] = []
-    let url = '/api/rest/v4/changes/?resources=dockets,courts&after=0&limit=500&wait=5'
+    let url = '/api/rest/v4/changes/?resources=dockets,courts&after=0&limit=1000&wait=5'
     const expected = published.dockets + published.courts
     for (let i = 0; i < 200 && got.length < expected; i++) {
       const res = await app.inject({ url, headers: auth })
       t.equal(res.statusCode, 200)
       const body = res.json() as { results: Change[]; next: string }
-      t.ok(body.results.length <= 500, 'at most `limit` changes a page')
+      t.ok(body.results.length <= 1000, 'at most `limit` changes a page')
       got.push(...body.results)
       const next = new URL(body.next)
       url = next.pathname + next.search

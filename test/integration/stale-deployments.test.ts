@@ -69,7 +69,8 @@ t.test('clean removes a stale test deployment whole and keeps a younger one', as
     }
   })
 
-  const what = async (rt: typeof staleRt) => {
+  // The SCRAM logins (a JVM start each listing): read once per moment and shared by both deployments.
+  const what = async (rt: typeof staleRt, logins: readonly string[]) => {
     const prefix = rt.cfg.topicPrefix
     const admin = rt.kafka.admin()
     await admin.connect()
@@ -81,13 +82,14 @@ t.test('clean removes a stale test deployment whole and keeps a younger one', as
       const [db] = await root.query<{ n: number }>(sql`SELECT count() AS n FROM system.databases WHERE name = ${rt.cfg.clickhouseDatabase}`).finally(() => root.close())
       const res = await fetch(`${artifactsUrl(rt.cfg)}/${encodeURIComponent(`${prefix}entity.courts-value`)}`)
       const { resources } = await admin.describeAcls(everyAcl(`User:${prefix.replace(/\.$/, '')}-reader`))
-      const login = (await scram.list()).includes(`${prefix.replace(/\.$/, '')}-reader`)
+      const login = logins.includes(`${prefix.replace(/\.$/, '')}-reader`)
       return { topics: topics > 0, groups: groups > 0, database: Number(db.n) === 1, subject: res.ok, acls: resources.length > 0, login }
     } finally { await admin.disconnect() }
   }
   const whole = { topics: true, groups: true, database: true, subject: true, acls: true, login: true }
-  t.same(await what(staleRt), whole, 'both deployments exist before the clean')
-  t.same(await what(youngRt), whole)
+  const loginsBefore = await scram.list()
+  t.same(await what(staleRt, loginsBefore), whole, 'both deployments exist before the clean')
+  t.same(await what(youngRt, loginsBefore), whole)
 
   const log: string[] = []
   const r = await removeStaleTestDeployments(staleRt.cfg, (m) => log.push(m), { olderThanMs: HOUR, now: T2020 + 2 * HOUR })
@@ -95,7 +97,8 @@ t.test('clean removes a stale test deployment whole and keeps a younger one', as
   t.ok(r.topics >= 50 && r.subjects >= 50, `its topics (${r.topics}) and subjects (${r.subjects})`)
   t.equal(r.acls, 1, 'its consumer login\'s ACL')
   t.equal(r.logins, 1, 'its consumer login\'s SCRAM credential')
-  t.same(await what(staleRt), { topics: false, groups: false, database: false, subject: false, acls: false, login: false }, 'the stale one is gone whole')
-  t.same(await what(youngRt), whole, 'the younger one is untouched')
+  const loginsAfter = await scram.list()
+  t.same(await what(staleRt, loginsAfter), { topics: false, groups: false, database: false, subject: false, acls: false, login: false }, 'the stale one is gone whole')
+  t.same(await what(youngRt, loginsAfter), whole, 'the younger one is untouched')
   t.ok(log.some((l) => l.includes('registry subjects')), 'progress is reported')
 })
