@@ -246,6 +246,11 @@ export const TIMESTAMP_FILTERS = { id: filter.int, date_created: filter.datetime
 export const TIMESTAMP_ORDERINGS = ['id', 'date_created', 'date_modified'] as const
 
 /** Storage column of a field: fk → `<name>_id`, m2m → `<name>_ids`, else the name. */
+/** The field stored in `column` of a resource, as [field name, definition], or undefined. */
+export function fieldOfColumn(r: Pick<ResourceDef, 'fields'>, column: string): [string, FieldDef] | undefined {
+  return Object.entries(r.fields).find(([n, d]) => columnOf(n, d) === column)
+}
+
 export function columnOf(name: string, def: FieldDef): string {
   if (def.kind === 'fk') return `${name}_id`
   if (def.kind === 'm2m') return `${name}_ids`

@@ -11,7 +11,7 @@
  * NULL with nothing).
  */
 import type { Catalogue } from '../../schemas/catalogue/index.js'
-import { columnOf } from '../../schemas/define.js'
+import { fieldOfColumn } from '../../schemas/define.js'
 import { instantText } from '../../schemas/values.js'
 
 type Key = string | number
@@ -47,7 +47,7 @@ export function listIndexesOf(cat: Catalogue): ListIndexes {
   if (known) return known
   const out = new Map<string, ListIndex[]>()
   for (const r of cat.stored) {
-    const kindOf = (column: string) => Object.entries(r.fields).find(([n, d]) => columnOf(n, d) === column)?.[1].kind
+    const kindOf = (column: string) => fieldOfColumn(r, column)?.[1].kind
     const all = (r.listIndexes ?? []).flatMap((li) => li.orders.map((order): ListIndex => ({
       name: `${li.by.join(',')}>${order}`, by: li.by, order, ...(kindOf(order) === 'datetime' ? { datetime: true } : {}),
     })))

@@ -3,7 +3,7 @@
  * typo (an unknown relation target, an ordering on a missing field, a lookup the field kind
  * does not allow) fails at boot rather than on the first request.
  */
-import { columnOf, type ResourceDef } from '../define.js'
+import { columnOf, fieldOfColumn, type ResourceDef } from '../define.js'
 import { KINDS, isStored } from '../kinds.js'
 import { courts } from './courts.js'
 import { dockets } from './dockets.js'
@@ -120,7 +120,7 @@ export function checkCatalogue(resources: readonly ResourceDef[]): string[] {
     for (const li of r.listIndexes ?? []) {
       for (const c of li.by) if (!cols.has(c)) where(`list index by ${c}, which is not a stored column`)
       for (const o of li.orders) {
-        const kind = Object.entries(r.fields).find(([n, d]) => columnOf(n, d) === o)?.[1].kind
+        const kind = fieldOfColumn(r, o)?.[1].kind
         if (!r.orderings.includes(o) && o !== r.key) where(`list index order ${o} is not an ordering`)
         if (kind !== 'int' && kind !== 'date' && kind !== 'datetime') where(`list index order ${o} is a ${kind}, not an int, a date or a datetime`)
       }

@@ -29,15 +29,15 @@ export type ProcessorName = (typeof PROCESSORS)[keyof typeof PROCESSORS] | (stri
 export function entityTopic(cfg: Prefix, resource: string | ResourceDef): string {
   const r = typeof resource === 'string' ? (catalogue.has(resource) ? catalogue.get(resource) : undefined) : resource
   const name = typeof resource === 'string' ? resource : resource.name
-  return `${cfg.topicPrefix}${r && feedOf(r) === 'internal' ? INTERNAL : ''}entity.${name}`
+  return `${r && feedOf(r) === 'internal' ? internalEntityPrefix(cfg) : publicFeedPrefix(cfg)}${name}`
 }
-const INTERNAL = 'internal.'
 
 /** What every topic of the public feed starts with, and no other topic of the deployment. */
 export const publicFeedPrefix = (cfg: Prefix) => `${cfg.topicPrefix}entity.`
+const internalEntityPrefix = (cfg: Prefix) => `${cfg.topicPrefix}internal.entity.`
 
 /** Where an internal resource's entity topic was named before the public feed was apart (moved by core/events/internal-topics.ts). */
-export const formerEntityTopic = (cfg: Prefix, r: ResourceDef) => `${cfg.topicPrefix}entity.${r.name}`
+export const formerEntityTopic = (cfg: Prefix, r: ResourceDef) => `${publicFeedPrefix(cfg)}${r.name}`
 export const commandTopic = (cfg: Prefix, name: string) => `${cfg.topicPrefix}command.${name}`
 export const dlqTopic = (cfg: Prefix, processor: ProcessorName) => `${cfg.topicPrefix}dlq.${processor}`
 export const groupId = (cfg: Prefix, processor: ProcessorName) => `${cfg.topicPrefix}${processor}`
@@ -48,6 +48,6 @@ export const valueSubject = (topic: string) => `${topic}-value`
 
 /** The resource an entity topic carries, or undefined for any other topic. */
 export function resourceOfTopic(cfg: Prefix, topic: string): string | undefined {
-  for (const head of [`${cfg.topicPrefix}entity.`, `${cfg.topicPrefix}${INTERNAL}entity.`]) if (topic.startsWith(head)) return topic.slice(head.length)
+  for (const head of [publicFeedPrefix(cfg), internalEntityPrefix(cfg)]) if (topic.startsWith(head)) return topic.slice(head.length)
   return undefined
 }
