@@ -179,7 +179,10 @@ const MASK_KEYS = 64
  * Σ w(field, term) · tfNorm over the distinct postings (field, term) read for a document
  * (bm25.ts). A document indexed twice (at-least-once delivery) has each of its postings the same
  * number m of times (all of a document's postings come from one insert), so the sum over the rows
- * read is divided by m = rows / distinct keys, the distinct keys counted in a bit mask.
+ * read is divided by m = rows / distinct keys, the distinct keys counted in a bit mask. The
+ * server may compute an -If aggregate's argument on rows its condition leaves out (k = 0: a row of
+ * a phrase or prefix leaf), so the shift is kept non-negative there too: `k - 1` failed such
+ * queries now and then, depending on how the server ran them.
  */
 function scoreParts(sp: ScoringPlan, stats: SearchStats): { pre: Sql[]; agg: Sql } | null {
   if (sp.terms.length === 0) return null
@@ -199,7 +202,7 @@ function scoreParts(sp: ScoringPlan, stats: SearchStats): { pre: Sql[]; agg: Sql
   }
   return {
     pre,
-    agg: sql`if(countIf(rd AND k > 0) = 0, toFloat64(0), sumIf(${c}, rd AND k > 0) * bitCount(groupBitOrIf(bitShiftLeft(toUInt64(1), k - 1), rd AND k > 0)) / countIf(rd AND k > 0))`,
+    agg: sql`if(countIf(rd AND k > 0) = 0, toFloat64(0), sumIf(${c}, rd AND k > 0) * bitCount(groupBitOrIf(bitShiftLeft(toUInt64(1), greatest(k, 1) - 1), rd AND k > 0)) / countIf(rd AND k > 0))`,
   }
 }
 
