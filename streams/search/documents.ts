@@ -46,6 +46,8 @@ export interface DocumentSource {
 }
 
 const num = (v: unknown) => (v === null || v === undefined || v === '' ? null : Number(v))
+/** A whole number held as text (a bankruptcy chapter, free text in the archive), or null when it is not one. */
+const whole = (v: unknown) => { const n = num(v); return n !== null && Number.isInteger(n) ? n : null }
 const uniq = (xs: (number | null)[]) => [...new Set(xs.filter((x): x is number => x !== null && Number.isFinite(x)))]
 const text = (v: unknown) => (typeof v === 'string' && v ? v : '')
 const orNull = (v: unknown) => (v === undefined || v === '' ? null : v)
@@ -261,13 +263,13 @@ export function createDocumentSource(db: Db): DocumentSource {
         court_citation_string: court?.citation_string, suit_nature: d.nature_of_suit, cause: d.cause, jury_demand: d.jury_demand,
         jurisdiction_type: d.jurisdiction_type, assigned_to: assignedTo, referred_to: referredTo,
         party: who.party, attorney: who.attorney, firm: firms,
-        records_case_id: d.records_case_id, chapter: num(bk?.chapter), docket_id: id,
+        records_case_id: d.records_case_id, chapter: whole(bk?.chapter), docket_id: id,
         assigned_to_id: num(d.assigned_to_id), referred_to_id: num(d.referred_to_id),
         date_filed: day(d.date_filed), date_argued: day(d.date_argued), date_terminated: day(d.date_terminated),
       }
       const result: Row = {
         assignedTo: assignedTo || null, assigned_to_id: num(d.assigned_to_id), attorney: who.attorney, attorney_id: who.attorney_id,
-        caseName: text(d.case_name), case_name_full: text(d.case_name_full), cause: text(d.cause), chapter: num(bk?.chapter),
+        caseName: text(d.case_name), case_name_full: text(d.case_name_full), cause: text(d.cause), chapter: whole(bk?.chapter),
         court: text(court?.full_name), court_citation_string: text(court?.citation_string), court_id: text(d.court_id),
         dateArgued: day(d.date_argued), dateFiled: day(d.date_filed), dateTerminated: day(d.date_terminated),
         docketNumber: text(d.docket_number), docket_absolute_url: `/docket/${id}/${slugOf(d)}/`, docket_id: id,

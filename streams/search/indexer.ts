@@ -15,10 +15,9 @@
  * only the matches are kept, and they are delivered once the batch is searchable, before its
  * offsets are committed: a crash repeats them (alert hits are recorded, so nothing is sent twice).
  */
-import { Readable } from 'node:stream'
 import type { Kafka } from 'kafkajs'
 import type { Config } from '../../core/config.js'
-import { ClickHouseError, ClickHouseUnavailable, type Db } from '../../core/clickhouse.js'
+import type { Db } from '../../core/clickhouse.js'
 import type { Logger } from '../../core/logger.js'
 import type { Registry } from '../../core/registry.js'
 import { DependencyError } from '../../core/dependency-error.js'
@@ -167,7 +166,13 @@ export async function startSearchIndexer<Hit>(deps: IndexerDeps, percolation?: P
             results.push([type, id, {}, null, now, v, 1])
             continue
           }
-          const analyzed = analyzeDocument(type, b.doc)
+          // A document that cannot be analyzed (a value its search field cannot hold) keeps the
+          // version it had: one bad row must not stop every later change on its partition.
+          let analyzed: ReturnType<typeof analyzeDocument>
+          try { analyzed = analyzeDocument(type, b.doc) } catch (err) {
+            log.error({ type, id, err: (err as Error).message }, 'search document not indexed: a value cannot be indexed')
+            continue
+          }
           docs.push({ doc: analyzed, version: v, ...textVersionOf(before.get(id), textHash(type, b.doc), v) })
           results.push([type, id, b.result, b.created, now, v, 0])
           if (percolation) indexed.push({ type, id, built: b, analyzed })
@@ -176,7 +181,7 @@ export async function startSearchIndexer<Hit>(deps: IndexerDeps, percolation?: P
         if (percolation) for (const hit of percolation.match(indexed)) hits.push(hit)
         // the chunk's inserts go on while the next chunk (or type) is built: the server works
         // beside this process instead of in turn with it
-        const write = startIndexRowsWrite(db, cfg.clickhouseUrl, type, toIndexRows(type, docs))
+        const write = startIndexRowsWrite(db, type, toIndexRows(type, docs))
         await write.sent
         writes.push(write.done.then(() => db.insertCompact(SEARCH_RESULTS, RESULT_COLUMNS, results, RESULTS_AS_TEXT)))
         writes.at(-1)!.catch(() => { /* awaited below */ })
@@ -255,8 +260,8 @@ export function textVersionOf(previous: PreviousText | undefined, hash: number, 
  * atomic, and need not be: a batch that fails is indexed again at a new version, and
  * postings at a version that never became current are never read (queries keep the current one).
  */
-export async function writeIndexRows(db: Db, url: string, type: SearchType, rows: IndexRows, o: { table?: string } = {}): Promise<void> {
-  await startIndexRowsWrite(db, url, type, rows, o).done
+export async function writeIndexRows(db: Db, type: SearchType, rows: IndexRows, o: { table?: string } = {}): Promise<void> {
+  await startIndexRowsWrite(db, type, rows, o).done
 }
 
 /**
@@ -265,44 +270,18 @@ export async function writeIndexRows(db: Db, url: string, type: SearchType, rows
  * the body only moves while the event loop runs, so a long synchronous step would hold the
  * server waiting for the rest of the block instead of working beside it.
  */
-export function startIndexRowsWrite(db: Db, url: string, type: SearchType, rows: IndexRows, o: { table?: string } = {}): { sent: Promise<void>; done: Promise<void> } {
+export function startIndexRowsWrite(db: Db, type: SearchType, rows: IndexRows, o: { table?: string } = {}): { sent: Promise<void>; done: Promise<void> } {
   const tables = { database: db.database, table: o.table }
   let sent!: () => void
   const isSent = new Promise<void>((resolve) => { sent = resolve })
   // postings first: a reload of the live versions (due any time on a server that runs them) may
   // then see a document's new version only once its postings are there
-  const postings = rows.postingRows ? insertNative(db, url, compile(postingsInsertSql(type, tables)).query, rows.postings, sent) : Promise.resolve()
+  const postings = rows.postingRows ? db.insertBody(compile(postingsInsertSql(type, tables)).query, rows.postings, { sent }) : Promise.resolve()
   const done = postings.then(() => db.insertCompact(searchTables(type, tables).docs, indexColumns(type), rows.docs))
   done.then(sent, sent)
   // the postings' arrays go back to toIndexRows once their insert has settled
   void postings.then(() => rows.release(), () => rows.release())
   return { sent: isSent, done }
-}
-
-/** Pieces of the body: small enough that backpressure, not one huge buffered write, paces it. */
-const PIECE = 1 << 20
-
-/**
- * A Native block as the body of an INSERT (the client's insert() takes JSON and text formats
- * only). The server answers once the insert is done (no early progress headers, so a failure is an
- * HTTP error, not text after a 200); a failure to reach it is ClickHouseUnavailable, as for db's
- * own calls (the runner retries those without limit).
- */
-async function insertNative(db: Db, url: string, query: string, chunks: readonly Uint8Array[], sent: () => void): Promise<void> {
-  function* pieces() {
-    for (const c of chunks) for (let at = 0; at < c.length; at += PIECE) yield Buffer.from(c.buffer, c.byteOffset + at, Math.min(PIECE, c.length - at))
-    sent()
-  }
-  try {
-    const r = await db.client.exec({
-      query, values: Readable.from(pieces(), { objectMode: false }),
-      clickhouse_settings: { send_progress_in_http_headers: 0, wait_end_of_query: 1 },
-    })
-    for await (const _ of r.stream) { /* the (empty) answer */ }
-  } catch (err) {
-    if (err instanceof ClickHouseError) throw err
-    throw new ClickHouseUnavailable('ClickHouse', url, 'did not answer (insert)', { cause: err })
-  }
 }
 
 /**

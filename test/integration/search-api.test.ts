@@ -37,6 +37,9 @@ t.test('search', async (t) => {
   await pub.upsert('archive-documents', { id: 5001, docket_entry_id: 1001, docket_id: 100, document_number: '2', document_type: 1, is_available: false, plain_text: 'Defendant moves to suppress the evidence seized.', date_created: ts, date_modified: ts })
   await pub.upsert('parties', { id: 1, name: 'Jane Defendant', docket_ids: [100], date_created: ts, date_modified: ts })
   await pub.upsert('attorneys', { id: 1, name: 'Atticus Finch', contact_raw: 'Finch & Partners\nMaycomb', docket_ids: [100], date_created: ts, date_modified: ts })
+  // The chapter is free text (at most 10 characters) in the archive but a number in search: one
+  // that is not a number leaves the docket's chapter empty and must not stop the indexer.
+  await pub.upsert('bankruptcy-information', { id: 1, docket_id: 100, chapter: '7A', trustee_str: 'T. Trustee', date_created: ts, date_modified: ts })
   // A judge and an argument.
   await pub.upsert('people', { id: 7, name_first: 'Sandra', name_last: 'Oconnor', gender: 'f', dob_city: 'El Paso', dob_state: 'TX', date_dob: '1930-03-26', slug: 'sandra-oconnor', date_created: ts, date_modified: ts })
   await pub.upsert('positions', { id: 70, person_id: 7, court_id: 'scotus', position_type: 'ass-jus', how_selected: 'a_pres', date_start: '1981-09-25', date_created: ts, date_modified: ts })
@@ -136,6 +139,7 @@ t.test('search', async (t) => {
     t.equal(r.document_count, 1, 'matching nested documents')
     t.match(r.results[0], { docket_id: 100, caseName: 'United States v. Archive', party: ['Jane Defendant'], attorney: ['Atticus Finch'], firm: ['Finch & Partners'], suitNature: 'Fraud', meta: { more_docs: false } })
     t.same(r.results[0].archive_documents.map((d: { id: number }) => d.id), [5001], 'only the matching document rides along')
+    t.equal(r.results[0].chapter, null, 'a chapter that is not a number is left out, the docket still indexed')
     const d = (await get('/api/rest/v4/search/?type=d&q=archive')).body.results[0]
     t.equal(d.docket_id, 100)
     t.notOk('archive_documents' in d)
