@@ -1,10 +1,11 @@
 /**
  * Ingest throughput: events per second from Kafka into ClickHouse through the table sink,
  * for N generated opinions (default 1,000,000), against a peer measured in the same run:
- * the same rows inserted straight into ClickHouse (JSONEachRow, batches of 50k), the ceiling
+ * the same rows inserted straight into ClickHouse (batches of 50k) in the sink's own insert
+ * format (RowBinary; --peer-format json for the JSON insert the sink used before), the ceiling
  * the sink cannot beat. Sink and peer run in --rounds rounds (default 3) whose order alternates;
  * prints the medians of both rates and of the rounds' ratios.
- *   npx tsx bench/ingest.ts [--opinions 1000000] [--text-bytes 400] [--rounds 3] [--threads N] [--single] [--publish-only] [--profile]
+ *   npx tsx bench/ingest.ts [--opinions 1000000] [--text-bytes 400] [--rounds 3] [--peer-format rowbinary|json] [--threads N] [--single] [--publish-only] [--profile]
  * Publishing goes through the parallel publisher that `ingest bulk` and `publish` use (--threads
  * workers, default one per core but one); --single measures the single-thread publisher instead.
  * --profile writes a CPU profile of each phase (publish.cpuprofile, sink.cpuprofile); BENCH_TRACE=1
@@ -24,7 +25,7 @@ import { createDb } from '../core/clickhouse.js'
 import { createRuntime, prepare } from '../bin/runtime.js'
 import { openPublisher } from '../core/events/publisher.js'
 import { openParallelPublisher } from '../core/events/parallel-publisher.js'
-import { startTableSink } from '../streams/table-sink.js'
+import { startTableSink, sinkColumns } from '../streams/table-sink.js'
 import { createEntityCodec } from '../schemas/events/entity-codec.js'
 import { groupId, PROCESSORS } from '../schemas/events/index.js'
 
@@ -38,6 +39,8 @@ const THREADS = process.argv.includes('--threads') ? arg('threads', 2) : undefin
 const SINGLE = process.argv.includes('--single')
 /** Sink and peer rounds, their order alternating; the median ratio is reported. */
 const ROUNDS = arg('rounds', 3)
+const PEER_FORMAT = process.argv.includes('--peer-format') ? process.argv[process.argv.indexOf('--peer-format') + 1] : 'rowbinary'
+if (PEER_FORMAT !== 'rowbinary' && PEER_FORMAT !== 'json') throw new Error(`--peer-format: rowbinary or json, not ${PEER_FORMAT}`)
 
 const TEXTS = new Map<number, string>()
 const words = 'the court held that plaintiff appeal reversed remanded statute judgment evidence jury motion denied granted'.split(' ')
@@ -112,6 +115,7 @@ try {
   // after the other, measured that as much as the sink.
   await rt.db.command(sql`CREATE TABLE ${ident(id)}.opinions_peer AS ${table}`)
   const codec = createEntityCodec(rt.catalogue, rt.catalogue.get('opinions'))
+  const columns = sinkColumns(rt.catalogue, rt.catalogue.get('opinions'))
   const rounds: { sinkSeconds: number; startSeconds: number; firstRowSeconds?: number; cpu: NodeJS.CpuUsage; peerSeconds: number }[] = []
   for (let r = 1; r <= ROUNDS; r++) {
     const sinkFirst = r % 2 === 1
@@ -172,10 +176,12 @@ try {
     const b = bar(`peer ${round} `)
     let peerMs = 0
     for (let start = 1; start <= N; start += 50_000) {
-      const rows = []
+      const rows: Record<string, unknown>[] = []
       for (let i = start; i < Math.min(N + 1, start + 50_000); i++) rows.push({ ...codec.toEntity(opinion(i)), _version: i, _deleted: 0 })
+      const arrays = PEER_FORMAT === 'rowbinary' ? rows.map((r) => columns.map((c) => r[c.name])) : []
       const t1 = performance.now()
-      await rt.db.insert('opinions_peer', rows)
+      if (PEER_FORMAT === 'rowbinary') await rt.db.insertRows('opinions_peer', columns, arrays)
+      else await rt.db.insert('opinions_peer', rows)
       peerMs += performance.now() - t1
       b.update(Math.min(N, start + 49_999), { rate: Math.round((start + 49_999) / (peerMs / 1000)) })
     }
@@ -193,7 +199,7 @@ try {
   const perEvent = (u: NodeJS.CpuUsage) => ((u.user + u.system) / N).toFixed(1)
   console.log(`  publish (connector → Kafka)  ${Math.round(publishRate).toLocaleString()} events/s  (${SINGLE ? 'single-thread publisher' : `parallel publisher, ${THREADS ?? 'default'} worker(s)`}; start ${startSeconds.toFixed(1)} s; ${perEvent(publishCpu)} µs CPU per event, all threads)`)
   console.log(`  sink (Kafka → ClickHouse)    ${Math.round(sinkRate).toLocaleString()} events/s  (median of ${ROUNDS}; round 1: ${first.sinkSeconds.toFixed(1)} s, started in ${first.startSeconds.toFixed(1)} s, first rows by ${first.firstRowSeconds?.toFixed(1)} s; ${perEvent(first.cpu)} µs CPU per event in this process)`)
-  console.log(`  peer (direct insert)         ${Math.round(peerRate).toLocaleString()} rows/s    (median of ${ROUNDS})`)
+  console.log(`  peer (direct insert)         ${Math.round(peerRate).toLocaleString()} rows/s    (median of ${ROUNDS}; ${PEER_FORMAT === 'rowbinary' ? 'RowBinary, as the sink inserts' : 'JSONEachRow'})`)
   console.log(`  sink / peer                  ${median(ratios).toFixed(2)} (median of the rounds' ratios: ${ratios.map((x) => x.toFixed(2)).join(', ')}; goal ≥ 0.85)`)
   console.log(`  goal (≥ 50,000 events/s)     ${sinkRate >= 50_000 ? 'met' : 'not met'}`)
 } catch (err) {

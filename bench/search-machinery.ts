@@ -252,7 +252,7 @@ function layoutP(): Layout {
       // the indexer prepares batch i+1 while ClickHouse writes batch i
       const out = toIndexRows('o', rows.map((r) => ({ doc: analyzeDocument('o', r as unknown as SearchDocument), version: 1 })))
       await pending
-      pending = writeIndexRows(db, cfg.clickhouseUrl, 'o', out, tables)
+      pending = writeIndexRows(db, 'o', out, tables)
     },
     async flush() { await pending },
     async finish() {

@@ -12,7 +12,9 @@ import { randomUUID } from 'node:crypto'
 import { createClient, ClickHouseError, type ClickHouseClient } from '@clickhouse/client'
 import type { Config } from './config.js'
 import { compile, Identifier, sql, ident, raw, type Sql } from './sql.js'
+import { Readable } from 'node:stream'
 import { DependencyError, localLogFile } from './dependency-error.js'
+import { rowBinaryInsert, type BinaryColumn, type RowBinaryInsert } from './clickhouse-row-binary.js'
 
 export type { ClickHouseClient }
 export { ClickHouseError }
@@ -33,6 +35,18 @@ export interface Db {
   /** Rows as arrays in the order of `columns` (JSONCompactEachRow): no per-row objects or keys. */
   insertCompact(table: string, columns: readonly string[], rows: readonly unknown[][], opts?: QueryOptions): Promise<void>
   /**
+   * Rows as arrays in the order of `columns` (name and ClickHouse type), sent as RowBinary
+   * (core/clickhouse-row-binary.ts): read as a JSON insert reads them, at a fraction of its cost
+   * on both sides. The hot path of the table sink.
+   */
+  insertRows(table: string, columns: readonly BinaryColumn[], rows: readonly unknown[][]): Promise<void>
+  /**
+   * `query` (an INSERT … FORMAT <binary format>) with `chunks` as its body, sent in order: the
+   * formats the client's insert() does not take. `sent` is called once the last chunk is handed
+   * to the socket.
+   */
+  insertBody(query: string, chunks: readonly Uint8Array[], opts?: { sent?: () => void }): Promise<void>
+  /**
    * Runs `build(keys)` where `keys` is an SQL operand for `x IN ${keys}` holding `values`: a bound
    * array when small, `(SELECT k FROM <temporary table>)` when large. The query may use `keys` more than once.
    */
@@ -40,6 +54,9 @@ export interface Db {
   ping(): Promise<boolean>
   close(): Promise<void>
 }
+
+/** Pieces of a binary body: small enough that backpressure, not one huge buffered write, paces it. */
+const BODY_PIECE = 1 << 20
 
 const UNREACHABLE = /ECONNREFUSED|ECONNRESET|EHOSTUNREACH|ENOTFOUND|socket hang up|Timeout error|timed? ?out|other side closed|EPIPE/i
 
@@ -79,6 +96,7 @@ export function createDb(cfg: Pick<Config, 'clickhouseUrl' | 'clickhouseDatabase
   }
   const table = (name: string) => { new Identifier(name); return `\`${database}\`.\`${name}\`` }
   const common = (o: QueryOptions = {}) => ({ clickhouse_settings: o.settings as never, session_id: o.sessionId, abort_signal: o.signal })
+  const binaryInserts = new Map<string, RowBinaryInsert>()
 
   const db: Db = {
     client,
@@ -100,6 +118,25 @@ export function createDb(cfg: Pick<Config, 'clickhouseUrl' | 'clickhouseDatabase
       if (rows.length === 0) return
       columns.forEach((c) => new Identifier(c))
       await edge('insert', () => client.insert({ table: table(name), columns: [...columns] as [string, ...string[]], values: rows as unknown[][], format: 'JSONCompactEachRow', ...common(o) }))
+    },
+    async insertRows(name, columns, rows) {
+      if (rows.length === 0) return
+      const id = `${name}\u0000${columns.map((c) => `${c.name} ${c.type}`).join(',')}`
+      let insert = binaryInserts.get(id)
+      if (!insert) binaryInserts.set(id, (insert = rowBinaryInsert(table(name), columns)))
+      await db.insertBody(insert.query, insert.encode(rows))
+    },
+    async insertBody(query, chunks, o = {}) {
+      function* pieces() {
+        for (const c of chunks) for (let at = 0; at < c.length; at += BODY_PIECE) yield Buffer.from(c.buffer, c.byteOffset + at, Math.min(BODY_PIECE, c.length - at))
+        o.sent?.()
+      }
+      // No progress headers: the server answers once the insert is done, so a failure is an HTTP
+      // error, not text after a 200.
+      await edge('insert', async () => {
+        const r = await client.exec({ query, values: Readable.from(pieces(), { objectMode: false }), clickhouse_settings: { send_progress_in_http_headers: 0, wait_end_of_query: 1 } })
+        for await (const _ of r.stream) { /* the (empty) answer */ }
+      })
     },
     async withKeys<T>(values: readonly unknown[], type: string, build: (keys: Sql) => Sql, o: QueryOptions = {}) {
       if (values.length === 0) return []

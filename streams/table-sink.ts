@@ -1,7 +1,8 @@
 /**
  * The generic table sink: every entity topic of the catalogue into its ReplacingMergeTree
- * table. One insert per table per batch; the event version becomes `_version`, a delete
- * becomes a row with `_deleted = 1` that FINAL hides.
+ * table. One insert per table per batch, its upserts as RowBinary (typed columns: no JSON to
+ * build or parse); the event version becomes `_version`, a delete becomes a row with
+ * `_deleted = 1` that FINAL hides.
  */
 import type { Kafka } from 'kafkajs'
 import type { Config } from '../core/config.js'
@@ -11,16 +12,17 @@ import type { Registry } from '../core/registry.js'
 import { sinkInsertSeconds } from '../core/metrics.js'
 import type { Catalogue } from '../schemas/catalogue/index.js'
 import type { ResourceDef } from '../schemas/define.js'
+import { columnsOf, type ColumnDef } from '../schemas/tables.js'
 import { entityTopic, dlqTopic, groupId, watermarkTopic, PROCESSORS, createDecoder, validateEntityEvent, createTopicCodec, WATERMARK, type EntityEvent, type Watermark } from '../schemas/events/index.js'
 import { ensureTopics, compactedTopic, idempotentProducer } from '../core/kafka.js'
 import { startStream, type StreamDef, type Incoming } from './runner.js'
 
 /** Rows of one table from one batch: upserts as arrays in column order, deletes as tombstone objects. */
-export interface TableBatch { columns: string[]; upserts: unknown[][]; deletes: Record<string, unknown>[] }
+export interface TableBatch { columns: readonly ColumnDef[]; upserts: unknown[][]; deletes: Record<string, unknown>[] }
 export type TableRows = Map<string, TableBatch>
 
-/** Storage columns of a resource followed by the version columns: the order of upsert rows. */
-export const sinkColumns = (cat: Catalogue, r: ResourceDef) => [...cat.columns(r).map(([c]) => c), '_version', '_deleted']
+/** Storage columns of a resource (name and ClickHouse type) followed by the version columns: the order of upsert rows. */
+export const sinkColumns = (cat: Catalogue, r: ResourceDef): readonly ColumnDef[] => columnsOf(cat, r)
 
 /** Pure: events → rows per table, without copying entities (the hot path of ingest). */
 export function eventsToRows(cat: Catalogue, events: { event: EntityEvent; resource: ResourceDef }[]): TableRows {
@@ -31,7 +33,7 @@ export function eventsToRows(cat: Catalogue, events: { event: EntityEvent; resou
     if (event.op === 'upsert') {
       const e = event.entity!
       const row = new Array(batch.columns.length)
-      for (let i = 0; i < batch.columns.length - 2; i++) row[i] = e[batch.columns[i]]
+      for (let i = 0; i < batch.columns.length - 2; i++) row[i] = e[batch.columns[i].name]
       row[row.length - 2] = event.version
       row[row.length - 1] = 0
       batch.upserts.push(row)
@@ -86,7 +88,7 @@ export function tableSinkDef(deps: { cfg: Config; db: Db; registry: Registry; ca
     transform: (events) => eventsToRows(cat, events.map((e) => e.event)),
     async sink(rows) {
       const end = sinkInsertSeconds.startTimer({ stream: 'table-sink' })
-      await Promise.all([...rows].flatMap(([table, b]) => [db.insertCompact(table, b.columns, b.upserts), db.insert(table, b.deletes)]))
+      await Promise.all([...rows].flatMap(([table, b]) => [db.insertRows(table, b.columns, b.upserts), db.insert(table, b.deletes)]))
       end()
     },
     async afterCommit(c) {

@@ -57,7 +57,7 @@ export async function indexDocs(o: OurIndexOptions, docs: readonly OpinionDoc[],
     spent.rowsCpuMs += cpuMs() - c1
     if (inflight.length >= o.inflight) await inflight.shift()
     const w0 = performance.now()
-    const w = startIndexRowsWrite(o.db, o.cfg.clickhouseUrl, SEARCH_TYPE, rows)
+    const w = startIndexRowsWrite(o.db, SEARCH_TYPE, rows)
     inflight.push(w.done.then(() => { spent.insertMs += performance.now() - w0 }))
     await w.sent // the server works on this batch while the next one is prepared
   }

@@ -46,13 +46,13 @@ t.test('compaction leaves the postings of the current documents only, and the sa
   // version 3 deletes 21–25
   const v1 = Array.from({ length: 40 }, (_, i) => doc(i + 1, i < 20 ? ['oldword'] : []))
   const v2 = Array.from({ length: 20 }, (_, i) => doc(i + 1, ['newword']))
-  await writeIndexRows(db, cfg.clickhouseUrl, 'o', toIndexRows('o', v1.map((d) => ({ doc: d, version: 1 }))))
-  await writeIndexRows(db, cfg.clickhouseUrl, 'o', toIndexRows('o', v2.map((d) => ({ doc: d, version: 2 }))))
-  await writeIndexRows(db, cfg.clickhouseUrl, 'o', toIndexRows('o', [21, 22, 23, 24, 25].map((id) => ({ doc: analyzeDocument('o', { id }), version: 3, deleted: true }))))
+  await writeIndexRows(db, 'o', toIndexRows('o', v1.map((d) => ({ doc: d, version: 1 }))))
+  await writeIndexRows(db, 'o', toIndexRows('o', v2.map((d) => ({ doc: d, version: 2 }))))
+  await writeIndexRows(db, 'o', toIndexRows('o', [21, 22, 23, 24, 25].map((id) => ({ doc: analyzeDocument('o', { id }), version: 3, deleted: true }))))
   await db.command(refreshSql('o', tables))
   // the reference: an index of the current documents alone
   const current = [...v2, ...v1.slice(25)]
-  await writeIndexRows(db, cfg.clickhouseUrl, 'o', toIndexRows('o', current.map((d) => ({ doc: d, version: d.id <= 20 ? 2 : 1 }))), { table: 'fresh' })
+  await writeIndexRows(db, 'o', toIndexRows('o', current.map((d) => ({ doc: d, version: d.id <= 20 ? 2 : 1 }))), { table: 'fresh' })
   await db.command(refreshSql('o', { ...tables, table: 'fresh' }))
 
   const queries = ['oldword', 'newword', 'w1q', '"w2q w3q"', 'caseName:w4q', 'w5q OR w6q', 'w7q -w8q']
@@ -88,11 +88,11 @@ t.test('a version indexed but not yet current (the live dictionary not reloaded)
   const tables = { database: db.database }
   for (const q of searchTableDdl('o', tables)) await db.command(q)
   const text = (w: string) => analyzeDocument('o', { id: 1, case_name: 'Roe v. Doe', text: `the ${w} doctrine applies`, court_id: 'scotus' })
-  await writeIndexRows(db, cfg.clickhouseUrl, 'o', toIndexRows('o', [{ doc: text('laches'), version: 1 }]))
-  await writeIndexRows(db, cfg.clickhouseUrl, 'o', toIndexRows('o', [{ doc: text('estoppel'), version: 2 }]))
+  await writeIndexRows(db, 'o', toIndexRows('o', [{ doc: text('laches'), version: 1 }]))
+  await writeIndexRows(db, 'o', toIndexRows('o', [{ doc: text('estoppel'), version: 2 }]))
   await db.command(refreshSql('o', tables))
   // version 3 written by the indexer, whose reload of the live dictionary has not run yet
-  await writeIndexRows(db, cfg.clickhouseUrl, 'o', toIndexRows('o', [{ doc: text('waiver'), version: 3 }]))
+  await writeIndexRows(db, 'o', toIndexRows('o', [{ doc: text('waiver'), version: 3 }]))
   const find = async (q: string) => (await db.query<{ id: number }>(searchSql(parseQuery(q, 'o'), 'o', { ...tables, order: [{ field: 'id', dir: 'asc' }] }))).map((r) => Number(r.id))
   await compactSearchType(db, 'o', { minShare: 0, wait: true })
   t.same(await find('estoppel'), [1], 'the version queries read (2) is still found')
@@ -111,8 +111,8 @@ t.test('the search-index role compacts by itself once the stale share reaches it
   const tables = { database: db.database }
   for (const q of searchTableDdl('o', tables)) await db.command(q)
   const docs = (version: number) => Array.from({ length: 10 }, (_, i) => ({ doc: analyzeDocument('o', { id: i + 1, case_name: `Party ${i} v. State`, text: `version ${version} of opinion ${i}`, court_id: 'scotus' }), version }))
-  await writeIndexRows(db, cfg.clickhouseUrl, 'o', toIndexRows('o', docs(1)))
-  await writeIndexRows(db, cfg.clickhouseUrl, 'o', toIndexRows('o', docs(2)))
+  await writeIndexRows(db, 'o', toIndexRows('o', docs(1)))
+  await writeIndexRows(db, 'o', toIndexRows('o', docs(2)))
   await db.command(refreshSql('o', tables))
   const versions = async () => (await db.query<{ version: number }>(sql`SELECT DISTINCT version FROM ${ident(db.database)}.search_o_postings_v2 ORDER BY version`)).map((r) => Number(r.version))
   t.same(await versions(), [1, 2], 'both versions indexed')

@@ -24,7 +24,7 @@ t.test('an unchanged text is not indexed again; its postings stay current throug
   for (const q of searchTableDdl('o', tables)) await db.command(q)
   const doc = (text: string, citeCount: number) => ({ id: 1, case_name: 'Roe v. Doe', text, court_id: 'scotus', cite_count: citeCount })
   const index = async (d: ReturnType<typeof doc>, version: number, textVersion?: number) => {
-    await writeIndexRows(db, cfg.clickhouseUrl, 'o', toIndexRows('o', [{ doc: analyzeDocument('o', d), version, textVersion, textHash: textHash('o', d) }]))
+    await writeIndexRows(db, 'o', toIndexRows('o', [{ doc: analyzeDocument('o', d), version, textVersion, textHash: textHash('o', d) }]))
     await db.command(refreshSql('o', tables))
   }
   const find = async (q: string) => (await db.query<{ id: number }>(searchSql(parseQuery(q, 'o'), 'o', { ...tables, order: [{ field: 'id', dir: 'asc' }] }))).map((r) => Number(r.id))

@@ -32,7 +32,7 @@ t.test('a layout-3 index is moved back to layout 2 by the DDL', async (t) => {
   const docs = Array.from({ length: 40 }, (_, i) => analyzeDocument('o', { id: i + 1, case_name: `${words(2).join(' ')} v. ${words(1)[0]}`, text: words(200).join(' '), court_id: 'scotus' }))
   // the reference: what the layout-2 indexer writes, in tables `fresh*`
   for (const q of searchTableDdl('o', { database: name, table: 'fresh' })) await db.command(q)
-  await writeIndexRows(db, cfg.clickhouseUrl, 'o', toIndexRows('o', docs.map((doc) => ({ doc, version: 1 }))), { table: 'fresh' })
+  await writeIndexRows(db, 'o', toIndexRows('o', docs.map((doc) => ({ doc, version: 1 }))), { table: 'fresh' })
   // the layout-3 database: the same documents and postings, plus the grams of uncommon pairs
   const statements = searchTableDdl('o', { database: name })
   await db.command(statements[0])

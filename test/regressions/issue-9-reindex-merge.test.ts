@@ -33,7 +33,7 @@ t.test('a document indexed again stays findable by its columns while its new ver
 
   const smith = analyzeDocument('o', { id: 2, case_name: 'Smith v. Jones', court_id: 'ca1', date_filed: '1990-03-01', text: 'Counsel relied on Miranda.' })
   const brown = analyzeDocument('o', { id: 3, case_name: 'Brown v. Board', court_id: 'scotus', date_filed: '1954-05-17', text: 'Segregation.' })
-  const index = (docs: Parameters<typeof toIndexRows>[1]) => writeIndexRows(db, cfg.clickhouseUrl, 'o', toIndexRows('o', docs))
+  const index = (docs: Parameters<typeof toIndexRows>[1]) => writeIndexRows(db, 'o', toIndexRows('o', docs))
   await index([{ doc: smith, version: 1 }, { doc: brown, version: 1 }])
   await db.command(refreshSql('o', { database: DB }))
 

@@ -27,7 +27,7 @@ t.test('a move of the search index stopped during its copy is made again', async
   const docs = Array.from({ length: 60 }, (_, i) => analyzeDocument('o', { id: i + 1, case_name: `${words(2)} v. ${words(1)}`, text: words(150), court_id: 'scotus' }))
   // the reference: what the indexer writes, in tables `fresh*`
   for (const q of searchTableDdl('o', { database: name, table: 'fresh' })) await db.command(q)
-  await writeIndexRows(db, cfg.clickhouseUrl, 'o', toIndexRows('o', docs.map((doc) => ({ doc, version: 1 }))), { table: 'fresh' })
+  await writeIndexRows(db, 'o', toIndexRows('o', docs.map((doc) => ({ doc, version: 1 }))), { table: 'fresh' })
   // an older layout's table, whole, and the current one as a killed copy left it: half its rows
   await db.command(searchTableDdl('o', { database: name })[0])
   await db.command(sql`INSERT INTO search_o SELECT * FROM fresh`)

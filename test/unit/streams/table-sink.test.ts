@@ -14,7 +14,7 @@ t.test('upserts become versioned rows; deletes become tombstone rows', async (t)
   const d = rows.get('dockets')!
   t.same(d.columns, sinkColumns(catalogue, dockets))
   t.equal(d.upserts.length, 1)
-  const up = Object.fromEntries(d.columns.map((c, i) => [c, d.upserts[0][i]]))
+  const up = Object.fromEntries(d.columns.map((c, i) => [c.name, d.upserts[0][i]]))
   t.match(up, { id: 1, case_name: 'A v. B', court_id: undefined, _version: 10, _deleted: 0 }, 'values land in their columns')
   t.same(d.deletes, [{ id: 2, _version: 11, _deleted: 1 }])
   t.same(rows.get('courts')!.deletes, [{ id: 'scotus', _version: 12, _deleted: 1 }], 'string keys stay strings')
