@@ -38,7 +38,7 @@ t.test('events end to end', async (t) => {
   const records = await startFakeRecords({ username: 'svc', password: 'secret', accounts: { 'alice-records': 'alice-pw' } })
   t.teardown(() => records.close())
   const rt = await testStack(t, {
-    LDS_TIME_SCALE: String(SCALE), LDS_WEBHOOKS_ALLOW_INSECURE: '1', SMTP_HOST: sink.host, SMTP_PORT: String(sink.port),
+    LDS_PARTITIONS: '4', LDS_TIME_SCALE: String(SCALE), LDS_WEBHOOKS_ALLOW_INSECURE: '1', SMTP_HOST: sink.host, SMTP_PORT: String(sink.port),
     LDS_RECORDS_URL: records.url, LDS_RECORDS_USERNAME: 'svc', LDS_RECORDS_PASSWORD: 'secret',
   })
   const streams = await startProcessors(rt, ['table-sink', 'search-index', 'webhook-delivery', 'docket-alerts', 'archive-fetch', 'prayers', 'scheduler'])

@@ -16,7 +16,7 @@ const docket = (caseName: string) => ({
 })
 
 t.test('a docket change travels from the connector to the API within seconds', async (t) => {
-  const rt = await testStack(t)
+  const rt = await testStack(t, { LDS_PARTITIONS: '4' })
   const streams = await startProcessors(rt)
   t.teardown(() => Promise.all(streams.map((s) => s.stop())))
   const app = await buildApp(rt)
@@ -57,7 +57,7 @@ t.test('a docket change travels from the connector to the API within seconds', a
 })
 
 t.test('malformed events land in the dead-letter topic with a reason; the sink keeps going', async (t) => {
-  const rt = await testStack(t)
+  const rt = await testStack(t, { LDS_PARTITIONS: '4' })
   const streams = await startProcessors(rt)
   t.teardown(() => Promise.all(streams.map((s) => s.stop())))
   const producer = rt.kafka.producer()

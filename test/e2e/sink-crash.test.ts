@@ -19,7 +19,7 @@ function startSink(env: Record<string, string>): ChildProcess {
 }
 
 t.test('SIGKILL mid-batch, restart: every event applied exactly once', async (t) => {
-  const rt = await testStack(t, { LDS_SINK_FETCH_BYTES: String(64 * 1024) })
+  const rt = await testStack(t, { LDS_SINK_FETCH_BYTES: String(64 * 1024), LDS_PARTITIONS: '4' })
   const env = { LDS_TOPIC_PREFIX: rt.cfg.topicPrefix, CLICKHOUSE_DATABASE: rt.cfg.clickhouseDatabase, LDS_SINK_FETCH_BYTES: String(64 * 1024), LOG_LEVEL: 'error' }
   const pub = await openPublisher(rt)
   // Two versions of every key: the second (depth 2) must win everywhere.

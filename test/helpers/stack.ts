@@ -14,9 +14,15 @@ import { sql, ident } from '../../core/sql.js'
 import { createRuntime, prepare, removeDeployment, type Runtime } from '../../bin/runtime.js'
 import { waitFor } from '../kit/wait-for.js'
 
+/**
+ * A test's configuration: its own topic prefix and database. Its topics have one partition unless
+ * the test asks for more (`LDS_PARTITIONS`): every consumer fetches every partition of ~60 topics,
+ * and at 4 each the suite's consumers and broker spent their CPU on empty fetches. Tests of what
+ * happens across partitions (the pipeline, the sink's crash, alert races) ask for 4, as deployed.
+ */
 export function testConfig(overrides: Record<string, string> = {}): Config {
   const id = `t${Date.now().toString(36)}${randomBytes(3).toString('hex')}`
-  return loadConfig({ ...process.env, LDS_TOPIC_PREFIX: `${id}.`, CLICKHOUSE_DATABASE: id, LOG_LEVEL: process.env.LOG_LEVEL ?? 'error', ...overrides })
+  return loadConfig({ ...process.env, LDS_PARTITIONS: process.env.LDS_TEST_PARTITIONS ?? '1', LDS_TOPIC_PREFIX: `${id}.`, CLICKHOUSE_DATABASE: id, LOG_LEVEL: process.env.LOG_LEVEL ?? 'error', ...overrides })
 }
 
 /** A runtime on a fresh prefix and database, with tables migrated and schemas registered. */

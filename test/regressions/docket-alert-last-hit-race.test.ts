@@ -21,7 +21,7 @@ import { createUser } from '../../bin/users.js'
 import { sourceStack } from '../helpers/source-stack.js'
 
 t.test('a change made to a docket alert while the sender sends its hit is not lost', async (t) => {
-  const { rt, stops, ts, pub } = await sourceStack(t)
+  const { rt, stops, ts, pub } = await sourceStack(t, { LDS_PARTITIONS: '4' })
   const { id: userId } = await createUser(rt, 'ann', { email: 'ann@example.org' })
   const sink = await startTableSink(rt)
   stops.push(() => sink.stop())

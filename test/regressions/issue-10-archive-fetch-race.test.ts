@@ -35,7 +35,7 @@ t.test('issue 10: what was published just before a fetch request is seen by the 
   t.teardown(() => receiver.close())
   const records = await startFakeRecords({ username: 'svc', password: 'secret' })
   t.teardown(() => records.close())
-  const { rt, stops, ts, pub } = await sourceStack(t, { LDS_WEBHOOKS_ALLOW_INSECURE: '1', LDS_RECORDS_URL: records.url, LDS_RECORDS_USERNAME: 'svc', LDS_RECORDS_PASSWORD: 'secret' })
+  const { rt, stops, ts, pub } = await sourceStack(t, { LDS_PARTITIONS: '4', LDS_WEBHOOKS_ALLOW_INSECURE: '1', LDS_RECORDS_URL: records.url, LDS_RECORDS_USERNAME: 'svc', LDS_RECORDS_PASSWORD: 'secret' })
   const { id: userId } = await createUser(rt, 'ann', { autoSubscribe: true })
   await pub.upsert('courts', { id: 'nysd', full_name: 'S.D.N.Y.', short_name: 'SDNY', jurisdiction: 'FD', position: 2, date_modified: ts })
   await pub.flush()
