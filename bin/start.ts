@@ -44,10 +44,10 @@ await app.listen({ port: cfg.port, host: cfg.host })
 parts.push({ stop: async () => { await app.close(); await api.db.close() } })
 
 if (!(await sampleAlreadyLoaded(rt))) {
-  step('first run: publishing the sample data set (courts, judges, dockets, 10,000 opinions)')
+  step(`first run: publishing the sample data set (courts, judges, dockets, ${cfg.sampleOpinions.toLocaleString('en-US')} opinions)`)
   // A few real audio originals for the audio role, made meanwhile (ffmpeg may need installing first).
   void makeSampleOriginals(cfg.audio.storageDir, (m) => log.info(m)).catch((err) => log.warn({ err: (err as Error).message }, 'sample audio originals not made'))
-  const s = await ingestSample(rt, { opinions: 10_000, seed: 1 })
+  const s = await ingestSample(rt, { opinions: cfg.sampleOpinions, seed: 1 })
   log.info({ published: s.published, seconds: s.seconds }, 'sample data published')
 }
 step('applying what the topics hold (tables, citation network, search index)')

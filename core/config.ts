@@ -59,9 +59,11 @@ export interface Config {
   readonly redisUrl: string
   /** Partitions of every topic created: the most instances of one processor that can share its work. */
   readonly partitions: number
-  /** Serialized objects the API keeps between requests (0: none). */
   /** Change-feed readers (each a Kafka consumer) one API process serves at once; more wait (503, Retry-After). */
   readonly feedMaxReaders: number
+  /** Opinions in the sample `npm start` publishes on its first run (with their dockets, judges, …). */
+  readonly sampleOpinions: number
+  /** Serialized objects the API keeps between requests (0: none). */
   readonly objectCacheEntries: number
   /** The most MB of rendered details the API reads once after its read model caught up (0: none). */
   readonly readModelWarmMb: number
@@ -146,6 +148,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     partitions,
     objectCacheEntries: Math.max(0, int(env, 'LDS_OBJECT_CACHE_ENTRIES', 5_000)),
     feedMaxReaders: Math.max(1, int(env, 'LDS_FEED_MAX_READERS', 200)),
+    sampleOpinions: Math.max(1, int(env, 'LDS_SAMPLE_OPINIONS', 10_000)),
     readModelWarmMb: Math.max(0, int(env, 'LDS_READ_MODEL_WARM_MB', Math.floor(os.totalmem() / 4 / 2 ** 20))),
     rates: Object.freeze({
       user: env.LDS_RATE_USER || '5000/hour', anonV3: env.LDS_RATE_ANON_V3 || '100/day', anonV4: env.LDS_RATE_ANON_V4 || '1000/hour',
