@@ -22,7 +22,7 @@ import signal
 import sqlite3
 import sys
 
-from confluent_kafka import Consumer, TopicPartition
+from confluent_kafka import Consumer, KafkaError, KafkaException, TopicPartition
 from confluent_kafka.schema_registry import SchemaRegistryClient
 from confluent_kafka.schema_registry.avro import AvroDeserializer
 from confluent_kafka.serialization import MessageField, SerializationContext
@@ -53,12 +53,17 @@ WHERE excluded.version > dockets.version
 
 def caught_up(consumer: Consumer) -> bool:
     """Every partition's committed offset has reached its end: the saved copy holds the whole topic."""
-    partitions = consumer.list_topics(TOPIC, timeout=10).topics[TOPIC].partitions
-    committed = consumer.committed([TopicPartition(TOPIC, p) for p in partitions], timeout=10)
-    for tp in committed:
-        low, high = consumer.get_watermark_offsets(tp, timeout=10)
-        if high != low and tp.offset < high:
-            return False
+    try:
+        partitions = consumer.list_topics(TOPIC, timeout=10).topics[TOPIC].partitions
+        committed = consumer.committed([TopicPartition(TOPIC, p) for p in partitions], timeout=10)
+        for tp in committed:
+            low, high = consumer.get_watermark_offsets(tp, timeout=10)
+            if high != low and tp.offset < high:
+                return False
+    except KafkaException as err:
+        if err.args[0].retriable() or err.args[0].code() == KafkaError._TIMED_OUT:
+            return False  # a busy broker did not answer in time: not known yet, asked again after the next poll
+        raise
     return True
 
 
