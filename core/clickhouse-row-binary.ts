@@ -14,6 +14,8 @@
  * the insert is built, not halfway through a batch.
  */
 
+import { Identifier } from './sql.js'
+
 export interface BinaryColumn { name: string; type: string }
 
 /** The INSERT statement and the encoder of one table's rows. */
@@ -163,10 +165,7 @@ function columnWriter(c: BinaryColumn): Writer {
   return (o, v, col) => { if (v == null) o.u8(1); else { o.u8(0); write(o, v, col) } }
 }
 
-const quoted = (name: string) => {
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`column name ${JSON.stringify(name)} is not a plain identifier`)
-  return `\`${name}\``
-}
+const quoted = (name: string) => `\`${new Identifier(name).name}\``
 
 /**
  * The insert of `columns` into `table` (already a qualified, quoted name) as RowBinary, and its

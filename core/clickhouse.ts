@@ -9,10 +9,10 @@
  * interface refuses form fields beyond a limit).
  */
 import { randomUUID } from 'node:crypto'
+import { Readable } from 'node:stream'
 import { createClient, ClickHouseError, type ClickHouseClient } from '@clickhouse/client'
 import type { Config } from './config.js'
 import { compile, Identifier, sql, ident, raw, type Sql } from './sql.js'
-import { Readable } from 'node:stream'
 import { DependencyError, localLogFile } from './dependency-error.js'
 import { rowBinaryInsert, type BinaryColumn, type RowBinaryInsert } from './clickhouse-row-binary.js'
 
@@ -132,11 +132,18 @@ export function createDb(cfg: Pick<Config, 'clickhouseUrl' | 'clickhouseDatabase
         o.sent?.()
       }
       // No progress headers: the server answers once the insert is done, so a failure is an HTTP
-      // error, not text after a 200.
-      await edge('insert', async () => {
-        const r = await client.exec({ query, values: Readable.from(pieces(), { objectMode: false }), clickhouse_settings: { send_progress_in_http_headers: 0, wait_end_of_query: 1 } })
-        for await (const _ of r.stream) { /* the (empty) answer */ }
-      })
+      // error, not text after a 200. Any other failure of a streamed body is the transport's:
+      // ClickHouseUnavailable, which processors retry without limit (as the search postings'
+      // insert did before it moved here).
+      try {
+        await edge('insert', async () => {
+          const r = await client.exec({ query, values: Readable.from(pieces(), { objectMode: false }), clickhouse_settings: { send_progress_in_http_headers: 0, wait_end_of_query: 1 } })
+          for await (const _ of r.stream) { /* the (empty) answer */ }
+        })
+      } catch (err) {
+        if (err instanceof ClickHouseError || err instanceof ClickHouseUnavailable) throw err
+        throw new ClickHouseUnavailable('ClickHouse', cfg.clickhouseUrl, 'did not answer (insert)', { logFile, cause: err })
+      }
     },
     async withKeys<T>(values: readonly unknown[], type: string, build: (keys: Sql) => Sql, o: QueryOptions = {}) {
       if (values.length === 0) return []
