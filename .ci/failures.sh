@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Prints every failed test point of the last tap run (from .tap/test-results), with the file, the
 # test's name and the first lines of its diagnostics, so the end of a CI log says what failed.
-# Given test files (test/…/x.test.ts), only theirs.
+# Given test files (test/…/x.test.ts, or dist/test/…/x.test.js when compiled), only theirs.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 [ -d .tap/test-results ] || exit 0

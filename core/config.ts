@@ -4,9 +4,9 @@
  */
 import os from 'node:os'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { PROJECT_ROOT } from './programs.js'
 
-export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+export { PROJECT_ROOT }
 
 /** The schema registry user the service writes as (the local registry's only writer). */
 export const REGISTRY_SERVICE_USER = 'lds'

@@ -9,11 +9,11 @@ import { spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import type { Config } from '../core/config.js'
 import { kafka as kafkaService, kafkaPaths } from './kafka-server.js'
+import { projectFile } from '../core/programs.js'
 
-const SOURCE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'ScramUsers.java')
+const SOURCE = projectFile('infra', 'ScramUsers.java')
 /** ScramUsers.java's answer to `create` of an existing user and `delete` of an unknown one. */
 const EXIT_EXISTS_OR_MISSING = 3
 

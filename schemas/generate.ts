@@ -9,8 +9,9 @@ import { fileURLToPath } from 'node:url'
 import { catalogue, type Catalogue } from './catalogue/index.js'
 import { toAvro } from './avro.js'
 import { toDdl } from './ddl.js'
+import { projectFile } from '../core/programs.js'
 
-export const GENERATED_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'generated')
+export const GENERATED_DIR = projectFile('schemas', 'generated')
 
 export function generatedFiles(cat: Catalogue = catalogue): Map<string, string> {
   const files = new Map<string, string>()

@@ -3,10 +3,11 @@
 # run (test/fresh-clone.sh). Each brings up infrastructure of its own, on ports and data folders apart
 # from the tests' and from each other's (faults: .data/faults, 19092, 18081, 18123, API 18000;
 # fresh clone: a temporary clone, 29092, 28081, 28123, API 18100), and each stops only what it
-# started. The fault suite's lines are prefixed with [faults]. Fails if either fails.
+# started. The fault suite runs compiled (`npm run build`, as `npm test` does first); its lines are
+# prefixed with [faults]. Fails if either fails.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-npx tsx test/faults/run.ts --small > >(sed -u 's/^/[faults] /') 2>&1 &
+node dist/test/faults/run.js --small > >(sed -u 's/^/[faults] /') 2>&1 &
 faults=$!
 bash test/fresh-clone.sh
 fresh=$?

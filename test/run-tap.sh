@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Every test file under tap (or the files given). When one to three files fail, each is run once more on its own and the
+# Every test file under tap (or the files given): the TypeScript sources under tsx, as package.json's
+# "tap" section says, or the compiled tree when TAP_RCFILE=test/taprc-compiled.yml (what `npm test` runs). When one to three files fail, each is run once more on its own and the
 # run passes only if all of them pass then: a file that failed once and passed alone is named as
 # flaky at the end of the log (with its first failure, from .ci/failures.sh), never hidden. More
 # failed files, or a second failure, fail the run. Failures in the fault suite or the fresh-clone
@@ -13,7 +14,7 @@ rm -f "$first"
 npx tap "$@" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 [ "$status" = 0 ] && exit 0
-failed=$(sed -nE 's/^not ok [0-9]+ - (test\/[^ ]+\.test\.ts).*/\1/p' "$log" | sort -u)
+failed=$(sed -nE 's/^not ok [0-9]+ - ((dist\/)?test\/[^ ]+\.test\.[jt]s).*/\1/p' "$log" | sort -u)
 count=$(wc -w <<<"$failed")
 # shellcheck disable=SC2086
 [ "$count" != 0 ] && .ci/failures.sh $failed > "$first"

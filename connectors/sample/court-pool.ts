@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs'
 import type { CourtRecord, RawCourt } from './courts.js'
 import { dayOf } from './dates.js'
+import { projectFile } from '../../core/programs.js'
 
 export type Family = 'scotus' | 'circuit' | 'district' | 'bankruptcy' | 'supreme' | 'appellate'
 
@@ -90,7 +91,7 @@ const DOCKET_STYLES: Record<string, string> = {
 }
 const PROSECUTOR: Record<string, string> = { ca: 'People', ny: 'People', il: 'People', mi: 'People', co: 'People', pa: 'Commonwealth', ma: 'Commonwealth', va: 'Commonwealth', ky: 'Commonwealth' }
 
-export const STATES_FILE = new URL('../../data/courts/states.json', import.meta.url)
+export const STATES_FILE = projectFile('data', 'courts', 'states.json')
 
 /** Location name of the courts data set → postal code ("Washington D.C." → "dc"). */
 export function statePostalCodes(file: URL | string = STATES_FILE): Map<string, string> {

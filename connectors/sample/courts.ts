@@ -10,6 +10,7 @@
  * rule is one line with the reason it exists; the first rule that matches wins.
  */
 import { readFileSync } from 'node:fs'
+import { projectFile } from '../../core/programs.js'
 
 export interface RawCourt {
   id: string
@@ -53,7 +54,7 @@ export interface CourtRecord extends Record<string, unknown> {
   notes: null
 }
 
-export const COURTS_FILE = new URL('../../data/courts/courts.json', import.meta.url)
+export const COURTS_FILE = projectFile('data', 'courts', 'courts.json')
 
 /** Every code the reference lists (the test code `T` is never used for real courts). */
 export const JURISDICTIONS = ['F', 'FD', 'FB', 'FBP', 'FS', 'S', 'SA', 'ST', 'SS', 'SAG', 'TRS', 'TRA', 'TRT', 'TRX', 'TS', 'TA', 'TT', 'TSP', 'MA', 'MT', 'C', 'I'] as const

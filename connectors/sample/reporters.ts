@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs'
 import { dayOf } from './dates.js'
 import type { Rng } from './random.js'
+import { projectFile } from '../../core/programs.js'
 
 /** Citation `type` of the citation resource, by the data set's cite_type. */
 export const CITE_TYPE: Record<string, number> = {
@@ -67,7 +68,7 @@ export interface ReporterIndex {
   has(family: string): boolean
 }
 
-export const REPORTERS_FILE = new URL('../../data/reporters/reporters.json', import.meta.url)
+export const REPORTERS_FILE = projectFile('data', 'reporters', 'reporters.json')
 
 type RawReporters = Record<string, { cite_type: string; editions: Record<string, { start: string | null; end: string | null }> }[]>
 

@@ -14,6 +14,8 @@
 import { availableParallelism } from 'node:os'
 import { createRequire } from 'node:module'
 import { Worker } from 'node:worker_threads'
+import { pathToFileURL } from 'node:url'
+import { COMPILED, programFile } from '../programs.js'
 import type { Config } from '../config.js'
 import type { AvroEncoder } from '../../schemas/events/wire.js'
 import { createVersioner, prepareEntityTopics, topicFor, isInvalidRecord, type BatchPublisher, type EntityTopic, type PublisherDeps, type PublisherStats } from './publisher.js'
@@ -113,10 +115,12 @@ export function createParallelPublisher(deps: PublisherDeps & {
   }
 
   function startWorker(index: number): Promise<Lane> {
-    const tsx = import.meta.resolve('tsx/esm/api')
-    const entry = new URL('./publish-worker.ts', import.meta.url).href
-    // The worker's entry is TypeScript: tsx is registered in it first (a worker does not inherit the loader).
-    const source = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}) })`
+    const entry = pathToFileURL(programFile('core/events/publish-worker.ts')).href
+    // Under the sources the worker's entry is TypeScript: tsx is registered in it first (a worker
+    // does not inherit the loader). Compiled, it is imported as it is.
+    const source = COMPILED
+      ? `import(${JSON.stringify(entry)})`
+      : `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => { m.register(); return import(${JSON.stringify(entry)}) })`
     const setup: WorkerSetup = { index, brokers: [...cfg.kafkaBrokers], logLevel: cfg.logLevel, compression: cfg.kafkaCompression }
     const worker = new Worker(source, { eval: true, workerData: setup })
     const lane: Lane = { worker, batches: new Map(), queued: [], exited: new Promise((resolve) => worker.once('exit', () => resolve())) }

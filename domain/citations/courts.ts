@@ -4,6 +4,7 @@
  * Loaded once, at the first parenthetical that names a court.
  */
 import { readFileSync } from 'node:fs'
+import { projectFile } from '../../core/programs.js'
 
 let byString: Map<string, string> | null = null
 
@@ -12,7 +13,7 @@ const squash = (s: string) => s.replace(/[\s.,]/g, '').toLowerCase()
 function load(): Map<string, string> {
   const m = new Map<string, string>()
   try {
-    const courts = JSON.parse(readFileSync(new URL('../../data/courts/courts.json', import.meta.url), 'utf8')) as { id: string; citation_string?: string }[]
+    const courts = JSON.parse(readFileSync(projectFile('data', 'courts', 'courts.json'), 'utf8')) as { id: string; citation_string?: string }[]
     for (const c of courts) {
       if (!c.citation_string) continue
       const k = squash(c.citation_string)

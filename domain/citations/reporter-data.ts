@@ -3,6 +3,7 @@
  * regex fragments, case reporters, laws and journals. Read from disk once, when the matcher is built.
  */
 import { readFileSync } from 'node:fs'
+import { projectFile } from '../../core/programs.js'
 
 export interface RawReporter {
   name: string
@@ -30,8 +31,7 @@ export interface ReporterData {
   journals: Record<string, RawLaw[]>
 }
 
-const dataUrl = (file: string) => new URL(`../../data/${file}`, import.meta.url)
-const readJson = (file: string): unknown => JSON.parse(readFileSync(dataUrl(file), 'utf8'))
+const readJson = (file: string): unknown => JSON.parse(readFileSync(projectFile('data', file), 'utf8'))
 
 export function loadReporterData(): ReporterData {
   return {

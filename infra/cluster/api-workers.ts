@@ -10,8 +10,7 @@
  * SIGTERM or SIGINT: the workers are asked to stop (they finish their requests), then the primary exits.
  */
 import cluster from 'node:cluster'
-import path from 'node:path'
-import { PROJECT_ROOT } from '../../core/config.js'
+import { LOADER_ARGS, programFile } from '../../core/programs.js'
 
 const instances = Number(process.argv[2] ?? 2)
 if (!Number.isInteger(instances) || instances < 1) {
@@ -24,9 +23,9 @@ let stopping = false
 const restarts: number[] = []
 
 cluster.setupPrimary({
-  exec: path.join(PROJECT_ROOT, 'bin', 'lds-cli.ts'),
+  exec: programFile('bin/lds-cli.ts'),
   args: ['run', '--roles', 'api'],
-  execArgv: ['--import', 'tsx'],
+  execArgv: [...LOADER_ARGS],
 })
 
 cluster.on('exit', (worker, code, sig) => {

@@ -7,6 +7,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { PROJECT_ROOT } from '../../core/config.js'
+import { programArgs } from '../../core/programs.js'
 import { SEARCH_INDEX_NODE_OPTIONS } from '../../bin/runtime.js'
 import { ensurePackage } from '../debian.js'
 import { REDIS_SERVER } from '../redis.js'
@@ -24,7 +25,7 @@ export interface ClusterProcess {
 }
 
 
-const node = (script: string, ...args: string[]) => ({ cmd: process.execPath, args: ['--import', 'tsx', path.join(PROJECT_ROOT, script), ...args] })
+const node = (script: string, ...args: string[]) => ({ cmd: process.execPath, args: programArgs(script, args) })
 
 export function redisProcess(dir: string): ClusterProcess {
   return {

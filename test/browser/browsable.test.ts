@@ -10,8 +10,10 @@ import { installNegotiation } from '../../api/plugins/negotiation.js'
 import type { EndpointDescription } from '../../api/render/html.js'
 import { LdsError } from '../../core/errors.js'
 import { launchBrowser } from '../helpers/browser.js'
+import { projectFile } from '../../core/programs.js'
+import path from 'node:path'
 
-const reference = JSON.parse(readFileSync(new URL('../fixtures/reference/options-v4.json', import.meta.url), 'utf8')) as Record<string, EndpointDescription>
+const reference = JSON.parse(readFileSync(projectFile('test/fixtures/reference/options-v4.json'), 'utf8')) as Record<string, EndpointDescription>
 const listDescription: EndpointDescription = {
   ...reference.dockets,
   description: 'Dockets of federal and state courts: the case, its court, number, dates and the people involved.',
@@ -156,8 +158,8 @@ t.test('the browsable API in headless Chromium', async (t) => {
   })
 
   // The checked-in picture (docs/) changes only when asked for; a run leaves its own under .data/.
-  const folder = process.env.LDS_UPDATE_DOCS === '1' ? '../../docs/' : '../../.data/screenshots/'
-  mkdirSync(new URL(folder, import.meta.url), { recursive: true })
+  const folder = projectFile(process.env.LDS_UPDATE_DOCS === '1' ? 'docs' : '.data/screenshots')
+  mkdirSync(folder, { recursive: true })
   await page.goto(`${base}/api/rest/v4/dockets/?court=scotus&order_by=-date_filed`)
-  await page.screenshot({ path: new URL(`${folder}browsable-api.png`, import.meta.url).pathname })
+  await page.screenshot({ path: path.join(folder, 'browsable-api.png') })
 })

@@ -14,6 +14,7 @@ import { startProcessors, type Runtime } from '../../bin/runtime.js'
 import { ingestBulk } from '../../bin/commands/ingest-bulk.js'
 import { sql, ident } from '../../core/sql.js'
 import { PROJECT_ROOT } from '../../core/config.js'
+import { programArgs } from '../../core/programs.js'
 
 const TS = '2025-03-05 06:07:08.654321+00'
 const dirs: string[] = []
@@ -126,7 +127,7 @@ t.test('a run killed mid-file and started again with the same arguments loses an
   const N = 30_000
   writeBulkFile(dir, 'dockets-2025-03-31.csv.bz2', DOCKETS, Array.from({ length: N }, (_, i) => [i + 1, TS, TS, 1, `Docket ${i + 1} ${'x'.repeat(200)}`, 'scotus']))
   const env = { ...process.env, LDS_TOPIC_PREFIX: rt.cfg.topicPrefix, CLICKHOUSE_DATABASE: rt.cfg.clickhouseDatabase, LDS_DATA_DIR: rt.cfg.dataDir, LOG_LEVEL: 'error' }
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/lds-cli.ts', 'ingest', 'bulk', dir, '--checkpoint-every', '2000', '--dead-letters', path.join(dir, 'dead.jsonl')], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] })
+  const child = spawn(process.execPath, programArgs('bin/lds-cli.ts', ['ingest', 'bulk', dir, '--checkpoint-every', '2000', '--dead-letters', path.join(dir, 'dead.jsonl')]), { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] })
   let stderr = ''
   child.stderr!.on('data', (d) => { stderr = (stderr + d).slice(-4000) })
   let exitCode: number | null | undefined

@@ -8,13 +8,14 @@ import { testStack, waitFor, countFinal } from '../helpers/stack.js'
 import { startProcessors } from '../../bin/runtime.js'
 import { ingestBulk } from '../../bin/commands/ingest-bulk.js'
 import { sql, ident } from '../../core/sql.js'
+import { projectFile } from '../../core/programs.js'
 
 t.test('bulk files through the pipeline', async (t) => {
   const rt = await testStack(t)
   const streams = await startProcessors(rt)
   t.teardown(() => Promise.all(streams.map((s) => s.stop())))
   const deadLetterPath = path.join(mkdtempSync(path.join(tmpdir(), 'bulk-e2e-')), 'dead.jsonl')
-  const s = await ingestBulk(rt, new URL('../fixtures/bulk/', import.meta.url).pathname, { deadLetterPath, progress: false })
+  const s = await ingestBulk(rt, projectFile('test/fixtures/bulk/'), { deadLetterPath, progress: false })
   t.same(s.byResource, { courts: 1, dockets: 3, 'opinions-cited': 1 }, 'the reader refuses rows whose values do not fit the column types')
   t.equal(s.published, 5, '1 court, 3 dockets, 1 edge')
   t.same(s.skippedFiles, ['search_unknown-2024-08-31.csv'])

@@ -6,7 +6,6 @@
  */
 import t from 'tap'
 import { spawn } from 'node:child_process'
-import path from 'node:path'
 import { Kafka, logLevel, type KafkaConfig } from 'kafkajs'
 import '../../core/kafka-compression.js'
 import { testStack } from '../helpers/stack.js'
@@ -17,6 +16,7 @@ import { createUser } from '../../bin/users.js'
 import { createConsumer, revokeConsumer, type ConsumerSettings } from '../../bin/commands/consumers.js'
 import { scramUsers } from '../../infra/scram-users.js'
 import type { Runtime } from '../../bin/runtime.js'
+import { programArgs } from '../../core/programs.js'
 
 t.setTimeout(180_000)
 
@@ -27,7 +27,7 @@ const DOCKETS = 20
 function lds(rt: Runtime, args: string[]): Promise<string> {
   const env = { ...process.env, LDS_TOPIC_PREFIX: rt.cfg.topicPrefix, CLICKHOUSE_DATABASE: rt.cfg.clickhouseDatabase, LOG_LEVEL: 'error' }
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'bin/lds-cli.ts'), ...args], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, programArgs('bin/lds-cli.ts', args), { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
     let out = ''
     let err = ''
     child.stdout.on('data', (b: Buffer) => { out += b.toString() })

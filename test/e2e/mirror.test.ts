@@ -7,7 +7,6 @@
  */
 import t from 'tap'
 import { spawn, type ChildProcess } from 'node:child_process'
-import { fileURLToPath } from 'node:url'
 import { startInstance, type Instance } from '../helpers/mirror-instance.js'
 import { startFlakyProxy } from '../helpers/flaky-proxy.js'
 import { waitFor, countFinal } from '../helpers/stack.js'
@@ -18,14 +17,14 @@ import { planMirror } from '../../connectors/mirror/plan.js'
 import { USER_AGENT } from '../../connectors/mirror/source.js'
 import { toMirrorRecords } from '../../connectors/mirror/records.js'
 import { catalogue } from '../../schemas/catalogue/index.js'
+import { programArgs } from '../../core/programs.js'
 
-const CLI = fileURLToPath(new URL('../../bin/lds-cli.ts', import.meta.url))
 const SAMPLE_COURTS = ['scotus', 'ca2', 'nysd', 'nyappdiv']
 
 interface Run { child: ChildProcess; stderr: string[]; stdout: string[]; exited: Promise<number | null> }
 
 function runMirror(target: Instance, from: string, token: string, extra: string[] = []): Run {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'ingest', 'mirror', '--from', from, '--token', token, '--budget', '0', '--backoff', '0.05', ...extra], {
+  const child = spawn(process.execPath, programArgs('bin/lds-cli.ts', ['ingest', 'mirror', '--from', from, '--token', token, '--budget', '0', '--backoff', '0.05', ...extra]), {
     env: { ...process.env, LDS_TOPIC_PREFIX: target.rt.cfg.topicPrefix, CLICKHOUSE_DATABASE: target.rt.cfg.clickhouseDatabase, LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'pipe'],
   })

@@ -4,16 +4,16 @@
  */
 import t from 'tap'
 import { spawn, type ChildProcess } from 'node:child_process'
-import path from 'node:path'
 import { PROJECT_ROOT } from '../../core/config.js'
 import { sql, ident } from '../../core/sql.js'
 import { testStack, waitFor, countFinal } from '../helpers/stack.js'
 import { openPublisher } from '../../core/events/publisher.js'
+import { programArgs } from '../../core/programs.js'
 
 const KEYS = 60_000
 
 function startSink(env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'bin/lds-cli.ts'), 'run', '--roles', 'processors'], {
+  return spawn(process.execPath, programArgs('bin/lds-cli.ts', ['run', '--roles', 'processors']), {
     cwd: PROJECT_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'],
   })
 }

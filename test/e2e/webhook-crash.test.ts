@@ -7,7 +7,6 @@
 import t from 'tap'
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import path from 'node:path'
 import { Webhook } from 'standardwebhooks'
 import { PROJECT_ROOT } from '../../core/config.js'
 import { testStack, testUser, waitFor } from '../helpers/stack.js'
@@ -17,6 +16,7 @@ import { buildApp } from '../../api/app.js'
 import { openPublisher } from '../../core/events/publisher.js'
 import { openWebhookQueue } from '../../core/events/webhook-queue.js'
 import { createWebhookEmitter } from '../../core/events/webhook-emitter.js'
+import { programArgs } from '../../core/programs.js'
 
 const SCALE = 36_000 // the whole retry schedule in 5.5 s
 const EVENTS = 120
@@ -42,7 +42,7 @@ t.test('a flaky receiver and a killed delivery consumer: everything delivered on
   const hook = created.json()
 
   const env = { ...process.env, LDS_TOPIC_PREFIX: rt.cfg.topicPrefix, CLICKHOUSE_DATABASE: rt.cfg.clickhouseDatabase, LDS_TIME_SCALE: String(SCALE), LDS_WEBHOOKS_ALLOW_INSECURE: '1', LOG_LEVEL: 'error' }
-  const startDelivery = (): ChildProcess => spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'bin/lds-cli.ts'), 'run', '--roles', 'webhook-delivery'], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] })
+  const startDelivery = (): ChildProcess => spawn(process.execPath, programArgs('bin/lds-cli.ts', ['run', '--roles', 'webhook-delivery']), { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] })
   let child = startDelivery()
   t.teardown(() => { child.kill('SIGKILL') })
 

@@ -8,7 +8,6 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { countFinal, testStack, waitFor } from '../helpers/stack.js'
 import { consumedAll } from '../helpers/consumed.js'
 import { startProcessors, stopAll } from '../../bin/runtime.js'
@@ -19,8 +18,8 @@ import { speechLikeArgs } from '../../connectors/sample/originals.js'
 import { createStateStore } from '../../streams/audio/state.js'
 import { AUDIO_PROCESSOR } from '../../streams/audio/processor.js'
 import { TMP_DIR } from '../../streams/audio/convert.js'
+import { programArgs } from '../../core/programs.js'
 
-const here = path.dirname(fileURLToPath(import.meta.url))
 const tools = await ensureFfmpeg()
 const storage = mkdtempSync(path.join(tmpdir(), 'lds-audio-restart-'))
 t.teardown(() => rmSync(storage, { recursive: true, force: true }))
@@ -40,7 +39,7 @@ const children = new Set<ChildProcess>()
 t.teardown(() => { for (const c of children) killGroup(c) })
 
 function startRole(ffmpeg?: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, '..', 'helpers', 'audio-child.ts')], {
+  const child = spawn(process.execPath, programArgs('test/helpers/audio-child.ts'), {
     detached: true, stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, LDS_TOPIC_PREFIX: rt.cfg.topicPrefix, CLICKHOUSE_DATABASE: rt.cfg.clickhouseDatabase, LDS_STORAGE_DIR: storage, LOG_LEVEL: 'error', ...(ffmpeg ? { AUDIO_CHILD_FFMPEG: ffmpeg } : {}) },
   })

@@ -12,20 +12,19 @@ import { createServer } from 'node:net'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { testStack, testUser, waitFor } from '../helpers/stack.js'
 import { startProcessors, stopAll } from '../../bin/runtime.js'
 import { ID_BASE, ID_BLOCK_SIZE, idBlock } from '../../core/ids.js'
 import { idsTopic } from '../../schemas/events/names.js'
 import { registryAuth } from '../../core/registry.js'
+import { PROJECT_ROOT, programArgs } from '../../core/programs.js'
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const PROCESSES = 4
 const PER_PROCESS = 5_000
 
 function child(env: Record<string, string>): Promise<{ ids: number[]; leases: number }> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'test/helpers/ids-child.ts')], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
+    const proc = spawn(process.execPath, programArgs('test/helpers/ids-child.ts'), { cwd: PROJECT_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
     let out = ''
     proc.stdout.on('data', (b: Buffer) => { out += b.toString() })
     proc.on('error', reject)
@@ -98,8 +97,8 @@ t.test('four API processes create rows at the same time: unique ids, increasing 
     const login = registryAuth(rt.cfg)
     const registryLoginEnv: Record<string, string> = login ? { SCHEMA_REGISTRY_USER: login.username, SCHEMA_REGISTRY_PASSWORD: login.password } : {}
     for (const [i, port] of ports.entries()) {
-      const proc = spawn(process.execPath, [path.join(root, 'bin/lds.js'), 'run', '--roles', 'api'], {
-        cwd: root, stdio: ['ignore', 'ignore', 'inherit'],
+      const proc = spawn(process.execPath, programArgs('bin/lds-cli.ts', ['run', '--roles', 'api']), {
+        cwd: PROJECT_ROOT, stdio: ['ignore', 'ignore', 'inherit'],
         // read models of their own, as separate hosts have (so the registry login is given, not found beside the data)
         env: { ...process.env, ...registryLoginEnv, LDS_TOPIC_PREFIX: rt.cfg.topicPrefix, CLICKHOUSE_DATABASE: rt.cfg.clickhouseDatabase, PORT: String(port), LDS_DATA_DIR: path.join(dataDir, String(i)), LOG_LEVEL: 'error' },
       })

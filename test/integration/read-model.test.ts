@@ -6,7 +6,6 @@
  */
 import t from 'tap'
 import { spawn, type ChildProcess } from 'node:child_process'
-import path from 'node:path'
 import net from 'node:net'
 import { PROJECT_ROOT } from '../../core/config.js'
 import { testStack, testUser, waitFor, countFinal } from '../helpers/stack.js'
@@ -17,6 +16,7 @@ import { openReadStore } from '../../api/read-model/store.js'
 import { readModelPath } from '../../api/read-model/consumer.js'
 import { refColumnsOf, keyKindsOf } from '../../api/read-model/refs.js'
 import { listIndexesOf } from '../../api/read-model/list-index.js'
+import { programArgs } from '../../core/programs.js'
 
 const ts = '2024-03-01T10:00:00.123456+00:00'
 const docket = (id: number, name: string) => ({ id, court_id: 'scotus', case_name: name, docket_number: `${id}-cv`, source: 0, date_created: ts, date_modified: ts, date_filed: '2024-01-02', panel_ids: [1, 2] })
@@ -119,7 +119,7 @@ t.test('an API killed while catching up resumes from what it stored', async (t) 
   await pub.stop()
   const port = await freePort()
   const env = { ...process.env, LDS_TOPIC_PREFIX: rt.cfg.topicPrefix, CLICKHOUSE_DATABASE: rt.cfg.clickhouseDatabase, PORT: String(port), LOG_LEVEL: 'error' }
-  const start = (): ChildProcess => spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'bin/lds-cli.ts'), 'run', '--roles', 'api'], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] })
+  const start = (): ChildProcess => spawn(process.execPath, programArgs('bin/lds-cli.ts', ['run', '--roles', 'api']), { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] })
   const applied = () => {
     const store = openReadStore(readModelPath(rt.cfg), refColumnsOf(rt.catalogue), keyKindsOf(rt.catalogue), listIndexesOf(rt.catalogue))
     try { let n = 0; for (let i = 1; i <= N; i += STEP) if (store.get('dockets', i)) n++; return n } finally { void store.close() }

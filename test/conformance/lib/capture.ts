@@ -6,10 +6,10 @@
  * published (key 1), so an exact filter on it must find that row.
  */
 import { readFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
 import { columnOf, type FieldDef, type ResourceDef } from '../../../schemas/define.js'
 import type { Catalogue } from '../../../schemas/catalogue/index.js'
 import { keyOf, type Obj } from './seed.js'
+import { projectFile } from '../../../core/programs.js'
 
 export interface CapturedAction {
   type: string; required: boolean; read_only: boolean; label: string
@@ -25,7 +25,7 @@ export interface CapturedEndpoint {
   ordering?: string[]
 }
 
-export const CAPTURE_PATH = fileURLToPath(new URL('../../fixtures/reference/options-v4.json', import.meta.url))
+export const CAPTURE_PATH = projectFile('test/fixtures/reference/options-v4.json')
 export function loadCapture(): Record<string, CapturedEndpoint> {
   return JSON.parse(readFileSync(CAPTURE_PATH, 'utf8'))
 }

@@ -10,6 +10,7 @@ import path from 'node:path'
 import { PROJECT_ROOT } from '../../../core/config.js'
 import type { Env } from './env.js'
 import { waitFor, GiveUp } from './wait.js'
+import { programArgs } from '../../../core/programs.js'
 
 export interface Exit { code: number | null; signal: NodeJS.Signals | null; at: number }
 
@@ -32,7 +33,7 @@ const LIVE = new Set<RoleProcess>()
 /** Set once the suite is shutting down: no child may start any more. */
 let closed = false
 
-const CLI = path.join(PROJECT_ROOT, 'bin', 'lds-cli.ts')
+const CLI = 'bin/lds-cli.ts'
 
 /**
  * Runs an `lds` command as a child with `env` (only), its stdout and stderr appended to `logFile`
@@ -42,17 +43,17 @@ export function spawnLds(label: string, args: string[], env: Env, logFile: strin
   return spawnScript(label, CLI, args, env, logFile, stderrFile)
 }
 
-/** Runs a TypeScript program of the project (`script`, under tsx) as a tracked child, as spawnLds does. */
+/** Runs a program of the project (`script`, its source path from the root: `bin/lds-cli.ts`) as a tracked child, as spawnLds does. */
 export function spawnScript(label: string, script: string, args: string[], env: Env, logFile: string, stderrFile?: string): RoleProcess {
   if (closed) throw new Error(`${label}: not started, the suite is shutting down`)
   mkdirSync(path.dirname(logFile), { recursive: true })
   const fd = openSync(logFile, 'a')
   const errFd = stderrFile ? openSync(stderrFile, 'w') : fd
-  const command = `${path.relative(PROJECT_ROOT, script)} ${args.join(' ')}`
+  const command = `${script} ${args.join(' ')}`
   writeSync(fd, `--- ${new Date().toISOString()} ${label}: ${command}\n`)
   let child: ChildProcess
   try {
-    child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: PROJECT_ROOT, env, stdio: ['ignore', fd, errFd] })
+    child = spawn(process.execPath, programArgs(script, args), { cwd: PROJECT_ROOT, env, stdio: ['ignore', fd, errFd] })
   } finally { closeSync(fd); if (errFd !== fd) closeSync(errFd) }
   if (child.pid === undefined) throw new Error(`${label}: could not start ${command}`)
   const startedAt = Date.now()

@@ -2,6 +2,7 @@ import t from 'tap'
 import { readFileSync } from 'node:fs'
 import { catalogue } from '../../../schemas/catalogue/index.js'
 import { compileDescription, type FieldAction, type FilterDescription } from '../../../api/engine/describe.js'
+import { projectFile } from '../../../core/programs.js'
 
 interface RefAction {
   type: string; required: boolean; read_only: boolean; label: string
@@ -16,7 +17,7 @@ interface RefEndpoint {
   filters?: Record<string, { type: string; lookup_types: unknown; choices?: { value: unknown }[] }>
   ordering?: string[]
 }
-const reference = JSON.parse(readFileSync(new URL('../../fixtures/reference/options-v4.json', import.meta.url), 'utf8')) as Record<string, RefEndpoint>
+const reference = JSON.parse(readFileSync(projectFile('test/fixtures/reference/options-v4.json'), 'utf8')) as Record<string, RefEndpoint>
 
 const values = (choices?: { value: unknown }[]) => choices?.map((c) => c.value)
 

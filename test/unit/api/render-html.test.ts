@@ -4,8 +4,9 @@ import Fastify, { type FastifyInstance } from 'fastify'
 import { installErrorHandling } from '../../../api/plugins/errors.js'
 import { installNegotiation } from '../../../api/plugins/negotiation.js'
 import { escapeHtml, jsonToHtml, renderBrowsable, withFormat, type EndpointDescription } from '../../../api/render/html.js'
+import { projectFile } from '../../../core/programs.js'
 
-const reference = JSON.parse(readFileSync(new URL('../../fixtures/reference/options-v4.json', import.meta.url), 'utf8')) as Record<string, EndpointDescription>
+const reference = JSON.parse(readFileSync(projectFile('test/fixtures/reference/options-v4.json'), 'utf8')) as Record<string, EndpointDescription>
 const dockets: EndpointDescription = {
   ...reference.dockets, description: 'Dockets of U.S. courts.\nFilter with the form.',
 }

@@ -6,9 +6,10 @@
 import t from 'tap'
 import { readFileSync } from 'node:fs'
 import { PROCESSOR_ROLES, SEARCH_INDEX_NODE_OPTIONS } from '../../../bin/runtime.js'
+import { projectFile } from '../../../core/programs.js'
 
-const compose = readFileSync(new URL('../../../docker-compose.yml', import.meta.url), 'utf8')
-const scripts = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')).scripts as Record<string, string>
+const compose = readFileSync(projectFile('docker-compose.yml'), 'utf8')
+const scripts = JSON.parse(readFileSync(projectFile('package.json'), 'utf8')).scripts as Record<string, string>
 const ROLES: readonly string[] = [...PROCESSOR_ROLES, 'api']
 
 /** A service's block: from its name to the blank line after it. */

@@ -2,13 +2,14 @@ import t from 'tap'
 import { readFileSync } from 'node:fs'
 import { columnName, columnKinds, converterFor, normalizeDate, normalizeTimestamp, BadValue } from '../../../connectors/bulk/columns.js'
 import { KINDS, type KindSpec } from '../../../schemas/kinds.js'
+import { projectFile } from '../../../core/programs.js'
 
 /** The text type a column is read as, by its kind's storage. */
 const textType = (s: KindSpec | undefined) => s === undefined ? undefined
   : s.ch === 'Int64' ? 'integer' : s.ch === 'Float64' ? 'float' : s.ch === 'Bool' ? 'boolean' : s.label === 'date' ? 'date' : s.label === 'datetime' ? 'datetime' : 'string'
 const columnTypes = (resource: string) => new Map([...columnKinds(resource)].map(([c, s]) => [c, textType(s)]))
 
-const options = JSON.parse(readFileSync(new URL('../../fixtures/reference/options-v4.json', import.meta.url), 'utf8')) as
+const options = JSON.parse(readFileSync(projectFile('test/fixtures/reference/options-v4.json'), 'utf8')) as
   Record<string, { actions?: { POST?: Record<string, { type: string }> } }>
 
 t.test('timestamps: Postgres text to ISO 8601', async (t) => {

@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { listBulkFiles, scanBulkDir, resourceOf, tableOf, resolveBulkInputs } from '../../../connectors/bulk/files.js'
 import { BULK_TABLES } from '../../../connectors/bulk/tables.js'
+import { projectFile } from '../../../core/programs.js'
 
-const DUMP = new URL('../../fixtures/bulk/dump/', import.meta.url).pathname
+const DUMP = projectFile('test/fixtures/bulk/dump/')
 
 t.test('resource from the file name', async (t) => {
   const cases: [string, string | undefined][] = [

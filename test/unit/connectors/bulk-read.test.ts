@@ -7,8 +7,9 @@ import { readBulkDir, readBulkFile, type BulkRow, type BulkProgress } from '../.
 import { edgeId } from '../../../domain/citations/edges.js'
 import { catalogue } from '../../../schemas/catalogue/index.js'
 import { createEntityCodec } from '../../../schemas/events/entity-codec.js'
+import { projectFile } from '../../../core/programs.js'
 
-const DUMP = new URL('../../fixtures/bulk/dump/', import.meta.url).pathname
+const DUMP = projectFile('test/fixtures/bulk/dump/')
 
 const dirs: string[] = []
 const tmp = () => { const d = mkdtempSync(path.join(tmpdir(), 'bulk-read-')); dirs.push(d); return d }

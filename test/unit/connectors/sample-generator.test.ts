@@ -22,6 +22,7 @@ import { catalogue } from '../../../schemas/catalogue/index.js'
 import { columnOf } from '../../../schemas/define.js'
 import { extractCitations } from '../../../domain/citations/index.js'
 import { LANDMARKS } from '../../../connectors/sample/landmarks.js'
+import { projectFile } from '../../../core/programs.js'
 
 const courts = loadCourts()
 const courtIds = new Set(courts.map((c) => c.id))
@@ -285,7 +286,7 @@ t.test('docket numbers in the style of the court', async (t) => {
 })
 
 t.test('parallel citations: real reporters in force on the decision date, fitting the court', async (t) => {
-  const raw = JSON.parse(readFileSync(new URL('../../../data/reporters/reporters.json', import.meta.url), 'utf8')) as Record<string, { cite_type: string; editions: Record<string, { start: string | null; end: string | null }> }[]>
+  const raw = JSON.parse(readFileSync(projectFile('data/reporters/reporters.json'), 'utf8')) as Record<string, { cite_type: string; editions: Record<string, { start: string | null; end: string | null }> }[]>
   const editions = new Map<string, { start: string; end: string; type: string }[]>()
   for (const list of Object.values(raw)) for (const r of list) for (const [e, d] of Object.entries(r.editions)) {
     editions.set(e, [...(editions.get(e) ?? []), { start: (d.start ?? '0000').slice(0, 10), end: (d.end ?? '9999').slice(0, 10), type: r.cite_type }])

@@ -7,22 +7,19 @@
 import t from 'tap'
 import { spawn, type ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
-import path from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { PROJECT_ROOT, programArgs, projectFile } from '../../../core/programs.js'
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..')
-const child = path.join(root, 'test/helpers/shutdown-child.ts')
 
 interface Run { proc: ChildProcess; out: () => string; ready: Promise<void>; exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }> }
 
 function run(command: string, args: string[], stopMs: number): Run {
-  const proc = spawn(command, args, { cwd: root, env: { ...process.env, STOP_MS: String(stopMs) }, stdio: ['ignore', 'pipe', 'inherit'] })
+  const proc = spawn(command, args, { cwd: PROJECT_ROOT, env: { ...process.env, STOP_MS: String(stopMs) }, stdio: ['ignore', 'pipe', 'inherit'] })
   let out = ''
   const ready = new Promise<void>((resolve) => proc.stdout!.on('data', (d: Buffer) => { out += d.toString(); if (out.includes('ready')) resolve() }))
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal })))
   return { proc, out: () => out, ready, exited }
 }
-const service = (stopMs: number) => run(process.execPath, ['--import', 'tsx', child], stopMs)
+const service = (stopMs: number) => run(process.execPath, programArgs('test/helpers/shutdown-child.ts'), stopMs)
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 t.test('one SIGINT or SIGTERM stops it cleanly', async (t) => {
@@ -58,11 +55,11 @@ t.test('Ctrl-C pressed again a moment later exits at once', async (t) => {
 })
 
 t.test('a SIGTERM to the shell of an npm script reaches the service', async (t) => {
-  const scripts = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts as Record<string, string>
+  const scripts = JSON.parse(readFileSync(projectFile('package.json'), 'utf8')).scripts as Record<string, string>
   for (const name of ['start', 'lds']) t.match(scripts[name], /^exec node (--[\w=-]+ )*--import tsx /, `npm ${name} replaces its shell with node`)
   // npm runs a script as `sh -c <script>` and signals that shell; without exec the shell would
   // take the signal and leave the service running.
-  const s = run('sh', ['-c', `exec node --import tsx ${child}`], 300)
+  const s = run('sh', ['-c', `exec node --import tsx ${projectFile('test/helpers/shutdown-child.ts')}`], 300)
   await s.ready
   s.proc.kill('SIGTERM')
   t.same(await s.exited, { code: 0, signal: null }, 'exit 0')

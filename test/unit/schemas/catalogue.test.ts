@@ -8,8 +8,9 @@ import { planMigrations } from '../../../core/migrate.js'
 import { allTables } from '../../../schemas/tables.js'
 import { INTERNAL_TABLES } from '../../../schemas/internal/index.js'
 import { columnsOf } from '../../../schemas/ddl.js'
+import { projectFile } from '../../../core/programs.js'
 
-const options = JSON.parse(readFileSync(new URL('../../fixtures/reference/options-v4.json', import.meta.url), 'utf8')) as Record<string, { filters?: Record<string, unknown>; ordering?: string[]; actions?: { POST?: Record<string, unknown> } }>
+const options = JSON.parse(readFileSync(projectFile('test/fixtures/reference/options-v4.json'), 'utf8')) as Record<string, { filters?: Record<string, unknown>; ordering?: string[]; actions?: { POST?: Record<string, unknown> } }>
 
 t.test('the v4 root lists the 47 names of the spec', async (t) => {
   t.equal(V4_ROOT_NAMES.length, 48, 'every name the spec lists at the v4 root')

@@ -10,7 +10,6 @@ import { execFileSync } from 'node:child_process'
 import type { EventEmitter } from 'node:events'
 import path from 'node:path'
 import autocannon from 'autocannon'
-import { PROJECT_ROOT } from '../../../../core/config.js'
 import { sql, ident } from '../../../../core/sql.js'
 import type { FaultCase } from '../../lib/case.js'
 import { sampleLoad } from '../../lib/load.js'
@@ -47,7 +46,7 @@ export const clusterApiSigkill: FaultCase = {
     const ids = (await s.rt.db.query<{ id: string }>(sql`SELECT id FROM ${ident(s.rt.cfg.clickhouseDatabase)}.${ident(s.rt.catalogue.get('courts').table)} FINAL ORDER BY id LIMIT 50`)).map((r) => r.id)
 
     const logFile = path.join(ctx.logDir, 'api-workers.log')
-    const api = spawnScript('api-workers', path.join(PROJECT_ROOT, 'infra', 'cluster', 'api-workers.ts'), ['2'], s.env, logFile)
+    const api = spawnScript('api-workers', 'infra/cluster/api-workers.ts', ['2'], s.env, logFile)
     ctx.defer(async () => { if (api.alive()) { api.kill('SIGTERM'); await Promise.race([api.exited, sleep(25_000)]); api.kill('SIGKILL') } })
     const origin = `http://127.0.0.1:${s.env.PORT}`
     // Both workers running (each logs "running" with its pid), and the courts answered.

@@ -11,9 +11,10 @@
 import t from 'tap'
 import { readFileSync } from 'node:fs'
 import { extractCitations } from '../../../../domain/citations/index.js'
+import { projectFile } from '../../../../core/programs.js'
 
 interface Rep { editions: Record<string, unknown>; examples?: string[] }
-const reporters = JSON.parse(readFileSync(new URL('../../../../data/reporters/reporters.json', import.meta.url), 'utf8')) as Record<string, Rep[]>
+const reporters = JSON.parse(readFileSync(projectFile('data/reporters/reporters.json'), 'utf8')) as Record<string, Rep[]>
 
 const SPECIAL: Record<string, { volume?: string; page: string; why: string }> = {
   'Am.Ann.Cas. 1916C, 1093': { volume: '1916C', page: '1093', why: 'reporter first, year-letter volume after it' },
