@@ -8,9 +8,12 @@ import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, rmSync } from 'nod
 import { spawnSync } from 'node:child_process'
 import os from 'node:os'
 import path from 'node:path'
-import { PROJECT_ROOT } from '../../core/config.js'
-// @ts-expect-error a plain .mjs module without types, on purpose (it runs before anything is installed)
-import { installNeeded } from '../../bin/bootstrap.mjs'
+import { pathToFileURL } from 'node:url'
+import { PROJECT_ROOT, projectFile } from '../../core/programs.js'
+
+// A plain .mjs module without types, on purpose (it runs before anything is installed); loaded
+// from the sources, as the compiler does not copy it into dist/.
+const { installNeeded } = await import(pathToFileURL(projectFile('bin/bootstrap.mjs')).href) as { installNeeded: (dir: string) => string | null }
 
 const lock = { name: 'x', lockfileVersion: 3, packages: { '': { name: 'x' }, 'node_modules/tsx': { version: '4.23.15' }, 'node_modules/fsevents': { version: '2.3.3', optional: true } } }
 
