@@ -28,6 +28,8 @@ const flags = parseFlags('npx tsx bench/idle.ts', {
   'per-role': { type: 'boolean', help: 'also run each role alone and report its memory' },
   'data-dir': { type: 'string', default: '/tmp/lds-idle', help: "the stack's data folder (the project's installed jars are linked into it)" },
   keep: { type: 'boolean', help: 'leave the data folder (a later run skips the sample load)' },
+  compiled: { type: 'boolean', help: 'run the stack from dist/ (`npm run build` first) instead of the sources under tsx' },
+  'heap-snapshot': { type: 'boolean', help: "write a heap snapshot of npm start's process after the idle sample (.data/bench/idle/start.heapsnapshot)" },
 })
 
 const GOAL_NODE_PCT = 1
@@ -51,27 +53,38 @@ if (!existsSync(lib) && existsSync(path.join(PROJECT_ROOT, '.data', 'lib'))) sym
 
 stopChildrenOnExit()
 
-/** node's own heap figures, written by the child on SIGUSR2 (a hook loaded with --import). */
-const HEAP_HOOK = `data:text/javascript,${encodeURIComponent(
-  "import { writeFileSync } from 'node:fs'; process.on('SIGUSR2', () => writeFileSync(process.env.LDS_BENCH_HEAP_FILE, JSON.stringify(process.memoryUsage())))",
-)}`
+/**
+ * node's own heap figures, written by the child on SIGUSR2 (a hook loaded with --import): as found,
+ * then after a full collection (the child runs with --expose-gc), so what is live is told apart
+ * from garbage an idle process has not collected yet; and a heap snapshot when asked for.
+ */
+const HEAP_HOOK = `data:text/javascript,${encodeURIComponent([
+  "import { writeFileSync } from 'node:fs'; import v8 from 'node:v8';",
+  "process.on('SIGUSR2', () => { const found = process.memoryUsage(); globalThis.gc(); const live = process.memoryUsage();",
+  'if (process.env.LDS_BENCH_HEAP_SNAPSHOT) v8.writeHeapSnapshot(process.env.LDS_BENCH_HEAP_SNAPSHOT);',
+  'writeFileSync(process.env.LDS_BENCH_HEAP_FILE, JSON.stringify({ found, live })) })',
+].join(' '))}`
 
-function nodeChild(name: string, args: string[]): { child: Child; heapFile: string } {
+/** A program of the project (`bin/start.ts`) from the sources under tsx, or from dist/ with --compiled. */
+function nodeChild(name: string, program: string, args: string[] = [], snapshot?: string): { child: Child; heapFile: string } {
   const heapFile = path.join(logDir, `${name}.heap.json`)
   rmSync(heapFile, { force: true })
+  const file = flags.compiled ? path.join(PROJECT_ROOT, 'dist', program.replace(/\.ts$/, '.js')) : path.join(PROJECT_ROOT, program)
   const child = spawnChild({
     name, cmd: process.execPath, cwd: PROJECT_ROOT, logFile: path.join(logDir, `${name}.log`),
-    args: ['--max-semi-space-size=64', '--import', 'tsx', '--import', HEAP_HOOK, ...args],
-    env: { ...env, LDS_BENCH_HEAP_FILE: heapFile },
+    args: ['--max-semi-space-size=64', '--expose-gc', ...(flags.compiled ? [] : ['--import', 'tsx']), '--import', HEAP_HOOK, file, ...args],
+    env: { ...env, LDS_BENCH_HEAP_FILE: heapFile, ...(snapshot ? { LDS_BENCH_HEAP_SNAPSHOT: snapshot } : {}) },
   })
   return { child, heapFile }
 }
 
-async function heapOf(c: { child: Child; heapFile: string }): Promise<{ heapUsedMb: number; externalMb: number; arrayBuffersMb: number } | undefined> {
+interface Heap { heapUsedMb: number; liveHeapMb: number; externalMb: number; arrayBuffersMb: number }
+
+async function heapOf(c: { child: Child; heapFile: string }): Promise<Heap | undefined> {
   try { process.kill(c.child.pid, 'SIGUSR2') } catch { return undefined }
   try {
-    const m = await waitUntil(async () => existsSync(c.heapFile) && JSON.parse(readFileSync(c.heapFile, 'utf8')) as NodeJS.MemoryUsage, { what: 'heap figures', timeoutMs: 5_000 })
-    return { heapUsedMb: m.heapUsed / 2 ** 20, externalMb: m.external / 2 ** 20, arrayBuffersMb: m.arrayBuffers / 2 ** 20 }
+    const m = await waitUntil(async () => existsSync(c.heapFile) && JSON.parse(readFileSync(c.heapFile, 'utf8')) as { found: NodeJS.MemoryUsage; live: NodeJS.MemoryUsage }, { what: 'heap figures', timeoutMs: 300_000 })
+    return { heapUsedMb: m.found.heapUsed / 2 ** 20, liveHeapMb: m.live.heapUsed / 2 ** 20, externalMb: m.live.external / 2 ** 20, arrayBuffersMb: m.live.arrayBuffers / 2 ** 20 }
   } catch { return undefined }
 }
 
@@ -103,7 +116,7 @@ const startedInfra = await infraUp(cfg, () => {})
 console.log(`starting the stack as npm start does (data ${cfg.dataDir}, API port ${cfg.port}); a first run loads the sample`)
 let start: ReturnType<typeof nodeChild> | undefined
 try {
-  start = nodeChild('start', ['bin/start.ts'])
+  start = nodeChild('start', 'bin/start.ts', [], flags['heap-snapshot'] ? path.join(logDir, 'start.heapsnapshot') : undefined)
   await waitUntil(logged(start.child, 'API: http'), { what: 'the stack ready', timeoutMs: 30 * 60_000, intervalMs: 1_000, child: start.child })
   console.log(`ready; settling ${flags.settle} s`)
   await sleep(flags.settle * 1000)
@@ -120,6 +133,7 @@ try {
     rssMb: treeRssMb(p.pid),
   }))
   const nodeHeap = await heapOf(start)
+  const rssAfterGcMb = memoryOf(start.child.pid)?.rssMb
   const nodePct = rows[0].cpuPct
   const totalPct = rows.reduce((s, r) => s + r.cpuPct, 0)
 
@@ -129,14 +143,14 @@ try {
     ['all together', pct(totalPct), mb(rows.reduce((s, r) => s + (r.rssMb ?? 0), 0))],
   ]))
   console.log(`node: ${pct(nodePct)} (goal ≤ ${GOAL_NODE_PCT} %: ${nodePct <= GOAL_NODE_PCT ? 'met' : 'NOT met'}); all: ${pct(totalPct)} (goal ≤ ${GOAL_TOTAL_PCT} %: ${totalPct <= GOAL_TOTAL_PCT ? 'met' : 'NOT met'})`)
-  if (nodeHeap) console.log(`node (main thread): heap used ${mb(nodeHeap.heapUsedMb)}, external ${mb(nodeHeap.externalMb)} (of which array buffers ${mb(nodeHeap.arrayBuffersMb)})`)
+  if (nodeHeap) console.log(`node (main thread): heap used ${mb(nodeHeap.heapUsedMb)}, live after a full collection ${mb(nodeHeap.liveHeapMb)} (RSS then ${mb(rssAfterGcMb)}), external ${mb(nodeHeap.externalMb)} (of which array buffers ${mb(nodeHeap.arrayBuffersMb)})`)
 
   // Each role alone against the same stack: the one-process figure split by what holds it.
-  const perRole: { role: string; rssMb?: number; heapUsedMb?: number; externalMb?: number; arrayBuffersMb?: number }[] = []
+  const perRole: ({ role: string; rssMb?: number } & Partial<Heap>)[] = []
   if (flags['per-role']) {
     await start.child.stop({ signal: 'SIGINT', timeoutMs: 120_000 })
     for (const role of ['api', ...PROCESSOR_ROLES]) {
-      const r = nodeChild(`role-${role}`, ['bin/lds-cli.ts', 'run', '--roles', role])
+      const r = nodeChild(`role-${role}`, 'bin/lds-cli.ts', ['run', '--roles', role])
       try {
         await waitUntil(logged(r.child, '"msg":"running"'), { what: `${role} running`, timeoutMs: 120_000, intervalMs: 500, child: r.child })
         await sleep(flags.settle * 1000)
@@ -147,14 +161,14 @@ try {
       } finally { await r.child.stop({ signal: 'SIGTERM', timeoutMs: 30_000 }) }
     }
     console.log('\nMemory per role, each alone in a process (after catching up and settling)')
-    console.log(table([['role', 'RSS', 'heap used', 'external', 'array buffers'], ...perRole.map((r) => [r.role, mb(r.rssMb), mb(r.heapUsedMb), mb(r.externalMb), mb(r.arrayBuffersMb)])]))
+    console.log(table([['role', 'RSS', 'heap used', 'live heap', 'external', 'array buffers'], ...perRole.map((r) => [r.role, mb(r.rssMb), mb(r.heapUsedMb), mb(r.liveHeapMb), mb(r.externalMb), mb(r.arrayBuffersMb)])]))
   }
 
   const out = path.join(PROJECT_ROOT, '.data', 'bench', 'idle.json')
   writeFileSync(out, JSON.stringify({
     at: new Date().toISOString(), seconds: wallMs / 1000,
     goals: { nodePct: GOAL_NODE_PCT, totalPct: GOAL_TOTAL_PCT },
-    processes: rows.map(({ name, cpuPct, rssMb }) => ({ name, cpuPct, rssMb })), nodePct, totalPct, nodeHeap, perRole,
+    compiled: flags.compiled === true, processes: rows.map(({ name, cpuPct, rssMb }) => ({ name, cpuPct, rssMb })), nodePct, totalPct, nodeHeap, rssAfterGcMb, perRole,
   }, null, 2))
   console.log(`written ${path.relative(PROJECT_ROOT, out)}`)
 } finally {
