@@ -10,13 +10,29 @@
  * buffers, and its String columns megabytes more, and V8 answers that much new external memory
  * with full collections of the heap. `take` lends the smallest kept buffer that is long enough.
  * What is kept is bounded in count and in bytes: without the byte bound a catch-up of long
- * opinions kept about 800 MB of buffers sized for its largest chunks.
+ * opinions kept about 800 MB of buffers sized for its largest chunks. And it is let go when the
+ * indexer has been idle for IDLE_RELEASE_MS: after a first start's catch-up the pools held 65 MB
+ * that an idle process never used again (a heap snapshot of `bench/idle.ts --heap-snapshot`).
  */
-function scratchPool<T extends { length: number; byteLength: number }>(limit: number, limitBytes: number, make: (n: number) => T) {
-  const kept: T[] = []
+export function scratchPool<T extends { length: number; byteLength: number }>(limit: number, limitBytes: number, make: (n: number) => T, later: Later = unrefTimeout) {
+  let kept: T[] = []
   let bytes = 0
+  let used = false
+  let waiting = false
+  // One timer while something is kept, not an interval: an idle process with an empty pool never
+  // wakes for it. A pool in use is checked once per period, not timed on every take.
+  const releaseWhenIdle = () => {
+    waiting = true
+    later(() => {
+      waiting = false
+      if (used) { used = false; releaseWhenIdle(); return }
+      kept = []
+      bytes = 0
+    }, IDLE_RELEASE_MS)
+  }
   return {
     take(n: number): T {
+      used = true
       let best = -1
       for (let i = 0; i < kept.length; i++) if (kept[i].length >= n && (best < 0 || kept[i].length < kept[best].length)) best = i
       if (best < 0) return make(n)
@@ -30,11 +46,21 @@ function scratchPool<T extends { length: number; byteLength: number }>(limit: nu
       if (kept.length >= limit || bytes + a.byteLength > limitBytes) return
       kept.push(a)
       bytes += a.byteLength
+      if (!waiting) releaseWhenIdle()
     },
+    /** Bytes kept for reuse now. */
+    get keptBytes() { return bytes },
   }
 }
 
-const arrayPool = scratchPool<Uint32Array>(256, 192 << 20, (n) => new Uint32Array(n))
+/** How long the pools keep their buffers with nothing taken from them. */
+export const IDLE_RELEASE_MS = 30_000
+
+/** Runs `fn` after `ms` (a test passes its own, to step time by hand). */
+export type Later = (fn: () => void, ms: number) => void
+const unrefTimeout: Later = (fn, ms) => { setTimeout(fn, ms).unref() }
+
+export const arrayPool = scratchPool<Uint32Array>(256, 192 << 20, (n) => new Uint32Array(n))
 export const bytePool = scratchPool<Buffer>(16, 64 << 20, (n) => Buffer.allocUnsafeSlow(Math.max(n, 4096)))
 export const take = arrayPool.take
 export const give = arrayPool.give
