@@ -19,7 +19,7 @@ import type { Kafka, Consumer, Producer, KafkaMessage } from 'kafkajs'
 import pRetry from 'p-retry'
 import type { Logger } from '../core/logger.js'
 import { streamEvents, consumerLag, sinkRetries } from '../core/metrics.js'
-import { ensureTopics, plainTopic, idempotentProducer, subscribeAll, stoppableConsumer, commitBatch } from '../core/kafka.js'
+import { ensureTopics, plainTopic, idempotentProducer, subscribeAll, stoppableConsumer, commitBatch, IDLE_FETCH_WAIT_MS } from '../core/kafka.js'
 import { CoPartitionedAssigner } from '../core/kafka-assigner.js'
 import { DependencyError } from '../core/dependency-error.js'
 
@@ -126,7 +126,7 @@ export async function startStream<E, Out>(def: StreamDef<E, Out>, deps: { kafka:
     partitionAssigners: [CoPartitionedAssigner],
     maxBytesPerPartition: def.fetchBytes ?? 16 * 1024 * 1024, maxBytes: 4 * (def.fetchBytes ?? 16 * 1024 * 1024),
     // New events end a fetch at once; the wait only paces an idle consumer, whose every fetch names all its partitions.
-    maxWaitTimeInMs: 1_000,
+    maxWaitTimeInMs: IDLE_FETCH_WAIT_MS,
   })
   await consumer.connect()
   await subscribeAll(consumer, def.topics, def.fromBeginning ?? true)

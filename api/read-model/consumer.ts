@@ -13,7 +13,7 @@ import type { Config } from '../../core/config.js'
 import type { Logger } from '../../core/logger.js'
 import type { Registry } from '../../core/registry.js'
 import { CoPartitionedAssigner } from '../../core/kafka-assigner.js'
-import { subscribeAll, endOffsets, stoppableConsumer, commitBatch } from '../../core/kafka.js'
+import { subscribeAll, endOffsets, stoppableConsumer, commitBatch, IDLE_FETCH_WAIT_MS } from '../../core/kafka.js'
 import type { Catalogue } from '../../schemas/catalogue/index.js'
 import { entityTopic, resourceOfTopic, createDecoder, validateEntityEvent } from '../../schemas/events/index.js'
 import { openReadStore, type ReadStore, type AppliedEvent } from './store.js'
@@ -33,7 +33,6 @@ export interface ReadModel {
   setRenderer?(renderer: DetailRenderer): void
 }
 
-const FETCH_WAIT_MS = 1_000
 
 /**
  * Once caught up, the API reads every rendered detail once (store.warmRendered), so their pages are
@@ -94,7 +93,7 @@ export function createReadModel(deps: ReadModelDeps, opts: { path?: string } = {
         sessionTimeout: 30_000, heartbeatInterval: 3_000,
         // The broker answers a fetch as soon as any partition has data, so a long wait costs no
         // latency; it only stops an idle API from polling ~240 partitions many times a second.
-        maxWaitTimeInMs: FETCH_WAIT_MS,
+        maxWaitTimeInMs: IDLE_FETCH_WAIT_MS,
         // Small fetches while catching up: what a fetch returns is decoded and held at once.
         maxBytesPerPartition: 1024 * 1024, maxBytes: 4 * 1024 * 1024,
       })

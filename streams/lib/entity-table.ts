@@ -12,13 +12,11 @@ import type { Consumer, Kafka } from 'kafkajs'
 import type { Config } from '../../core/config.js'
 import type { Logger } from '../../core/logger.js'
 import type { Registry } from '../../core/registry.js'
-import { retryRetriable, subscribeAll, stoppableConsumer } from '../../core/kafka.js'
+import { retryRetriable, subscribeAll, stoppableConsumer, IDLE_FETCH_WAIT_MS } from '../../core/kafka.js'
 import { entityTopic, createDecoder, validateEntityEvent } from '../../schemas/events/index.js'
 
 export type Row = Record<string, unknown>
 
-/** Longest time the broker holds a fetch that finds nothing new (also the longest a stop waits for one). */
-const FETCH_WAIT_MS = 1_000
 
 export interface EntityTable<K extends string | number = number> {
   start(): Promise<void>
@@ -68,7 +66,7 @@ export function createEntityTable<K extends string | number = number>(deps: { cf
       checkReady()
       // The broker answers a fetch as soon as a row arrives, so a long wait adds no latency; a short
       // one had each table of an idle process fetching twenty times a second.
-      consumer = stoppableConsumer(deps.kafka, { groupId: `${deps.cfg.topicPrefix}table.${resource}.${randomUUID()}`, maxWaitTimeInMs: FETCH_WAIT_MS, sessionTimeout: 30_000, heartbeatInterval: 3_000 })
+      consumer = stoppableConsumer(deps.kafka, { groupId: `${deps.cfg.topicPrefix}table.${resource}.${randomUUID()}`, maxWaitTimeInMs: IDLE_FETCH_WAIT_MS, sessionTimeout: 30_000, heartbeatInterval: 3_000 })
       await consumer.connect()
       await subscribeAll(consumer, [topic])
       await consumer.run({
