@@ -29,6 +29,7 @@ const flags = parseFlags('npx tsx bench/idle.ts', {
   'data-dir': { type: 'string', default: '/tmp/lds-idle', help: "the stack's data folder (the project's installed jars are linked into it)" },
   keep: { type: 'boolean', help: 'leave the data folder (a later run skips the sample load)' },
   compiled: { type: 'boolean', help: 'run the stack from dist/ (`npm run build` first) instead of the sources under tsx' },
+  'cpu-prof': { type: 'boolean', help: "profile npm start's process (node --cpu-prof into .data/bench/idle/prof/, written when it stops)" },
   'heap-snapshot': { type: 'boolean', help: "write a heap snapshot of npm start's process after the idle sample (.data/bench/idle/start.heapsnapshot)" },
 })
 
@@ -72,7 +73,7 @@ function nodeChild(name: string, program: string, args: string[] = [], snapshot?
   const file = flags.compiled ? path.join(PROJECT_ROOT, 'dist', program.replace(/\.ts$/, '.js')) : path.join(PROJECT_ROOT, program)
   const child = spawnChild({
     name, cmd: process.execPath, cwd: PROJECT_ROOT, logFile: path.join(logDir, `${name}.log`),
-    args: ['--max-semi-space-size=64', '--expose-gc', ...(flags.compiled ? [] : ['--import', 'tsx']), '--import', HEAP_HOOK, file, ...args],
+    args: ['--max-semi-space-size=64', '--expose-gc', ...(flags.compiled ? [] : ['--import', 'tsx']), ...(flags['cpu-prof'] && name === 'start' ? ['--cpu-prof', '--cpu-prof-dir', path.join(logDir, 'prof')] : []), '--import', HEAP_HOOK, file, ...args],
     env: { ...env, LDS_BENCH_HEAP_FILE: heapFile, ...(snapshot ? { LDS_BENCH_HEAP_SNAPSHOT: snapshot } : {}) },
   })
   return { child, heapFile }
@@ -133,7 +134,8 @@ try {
     rssMb: treeRssMb(p.pid),
   }))
   const nodeHeap = await heapOf(start)
-  const rssAfterGcMb = memoryOf(start.child.pid)?.rssMb
+  const afterGc = memoryOf(start.child.pid)
+  const rssAfterGcMb = afterGc?.rssMb
   const nodePct = rows[0].cpuPct
   const totalPct = rows.reduce((s, r) => s + r.cpuPct, 0)
 
@@ -143,7 +145,7 @@ try {
     ['all together', pct(totalPct), mb(rows.reduce((s, r) => s + (r.rssMb ?? 0), 0))],
   ]))
   console.log(`node: ${pct(nodePct)} (goal ≤ ${GOAL_NODE_PCT} %: ${nodePct <= GOAL_NODE_PCT ? 'met' : 'NOT met'}); all: ${pct(totalPct)} (goal ≤ ${GOAL_TOTAL_PCT} %: ${totalPct <= GOAL_TOTAL_PCT ? 'met' : 'NOT met'})`)
-  if (nodeHeap) console.log(`node (main thread): heap used ${mb(nodeHeap.heapUsedMb)}, live after a full collection ${mb(nodeHeap.liveHeapMb)} (RSS then ${mb(rssAfterGcMb)}), external ${mb(nodeHeap.externalMb)} (of which array buffers ${mb(nodeHeap.arrayBuffersMb)})`)
+  if (nodeHeap) console.log(`node (main thread): heap used ${mb(nodeHeap.heapUsedMb)}, live after a full collection ${mb(nodeHeap.liveHeapMb)} (RSS then ${mb(rssAfterGcMb)}: ${mb(afterGc?.anonMb)} anonymous, ${mb(afterGc?.fileMb)} mapped files), external ${mb(nodeHeap.externalMb)} (of which array buffers ${mb(nodeHeap.arrayBuffersMb)})`)
 
   // Each role alone against the same stack: the one-process figure split by what holds it.
   const perRole: ({ role: string; rssMb?: number } & Partial<Heap>)[] = []
