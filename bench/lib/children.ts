@@ -153,6 +153,20 @@ export function cpuMsOf(pid: number): number | undefined {
 }
 
 /** cpuMsOf of a process and every process under it (a launcher and the server it runs), from /proc. */
+/** CPU time (ms) of each thread of a process, keyed `tid name` (V8's and libuv's workers are named by the kernel after the process). */
+export function threadCpuMsOf(pid: number): Map<string, number> {
+  const out = new Map<string, number>()
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      out.set(`${tid} ${name}`, (Number(f[11]) + Number(f[12])) * 10) // clock ticks of 10 ms, as cpuMsOf
+    }
+  } catch { /* the process ended meanwhile */ }
+  return out
+}
+
 export function treeCpuMsOf(pid: number): number | undefined {
   const own = cpuMsOf(pid)
   if (own === undefined) return undefined
