@@ -46,13 +46,18 @@ export function legitimateWords(cat: Catalogue, database: string): Set<string> {
 }
 
 /** The probes of a request worth looking for: long enough, and not a word SQL may hold anyway. */
+const PLACEHOLDER = /^\{\w+:[\w()]+\}$/
+
 export function distinctive(probes: readonly string[], legit: Set<string>): string[] {
   const out = new Set<string>()
   for (const p of probes) {
     for (const piece of [p, ...p.split(',')]) {
       const bare = piece.replace(/^-+/, '').replace(/!$/, '')
       // Plain words may be (parts of) identifiers and keywords; markers and hostile values are not.
-      if (bare.length < 5 || /^[A-Za-z_]+$/.test(bare) || legit.has(bare) || legit.has(bare.toLowerCase())) continue
+      // A piece that is only a query-parameter placeholder (`{p1:String}`) spells what every
+      // statement holds for its bound values, so finding it says nothing; the rest of its value
+      // is still probed.
+      if (bare.length < 5 || /^[A-Za-z_]+$/.test(bare) || PLACEHOLDER.test(bare) || legit.has(bare) || legit.has(bare.toLowerCase())) continue
       out.add(piece.length > 2000 ? piece.slice(0, 2000) : piece)
     }
   }
