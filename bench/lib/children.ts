@@ -143,30 +143,35 @@ export function sampleMemory(pid: number, intervalMs = 250): { stop(): Memory | 
   return { stop() { clearInterval(timer); take(); return peak } }
 }
 
-/** CPU time (user + system, all threads) a process has used so far in ms, from /proc (10 ms ticks). */
-export function cpuMsOf(pid: number): number | undefined {
-  try {
-    // Fields after the command name, which may hold spaces: utime and stime are the 12th and 13th.
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
-    return (Number(fields[11]) + Number(fields[12])) * 10
-  } catch { return undefined }
+/**
+ * The command name and CPU time (user + system, ms; 10 ms ticks) of a /proc `stat` file, a
+ * process's or one thread's. The name is in parentheses and may hold spaces and parentheses, so
+ * the fields are read after its last `)`: utime and stime are the 12th and 13th of them.
+ */
+function parseStat(stat: string): { name: string; cpuMs: number } {
+  const end = stat.lastIndexOf(')')
+  const fields = stat.slice(end + 2).split(' ')
+  return { name: stat.slice(stat.indexOf('(') + 1, end), cpuMs: (Number(fields[11]) + Number(fields[12])) * 10 }
 }
 
-/** cpuMsOf of a process and every process under it (a launcher and the server it runs), from /proc. */
+/** CPU time (user + system, all threads) a process has used so far in ms, from /proc. */
+export function cpuMsOf(pid: number): number | undefined {
+  try { return parseStat(readFileSync(`/proc/${pid}/stat`, 'utf8')).cpuMs } catch { return undefined }
+}
+
 /** CPU time (ms) of each thread of a process, keyed `tid name` (V8's and libuv's workers are named by the kernel after the process). */
 export function threadCpuMsOf(pid: number): Map<string, number> {
   const out = new Map<string, number>()
   try {
     for (const tid of readdirSync(`/proc/${pid}/task`)) {
-      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')
-      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-      out.set(`${tid} ${name}`, (Number(f[11]) + Number(f[12])) * 10) // clock ticks of 10 ms, as cpuMsOf
+      const { name, cpuMs } = parseStat(readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8'))
+      out.set(`${tid} ${name}`, cpuMs)
     }
   } catch { /* the process ended meanwhile */ }
   return out
 }
 
+/** cpuMsOf of a process and every process under it (a launcher and the server it runs), from /proc. */
 export function treeCpuMsOf(pid: number): number | undefined {
   const own = cpuMsOf(pid)
   if (own === undefined) return undefined

@@ -60,7 +60,7 @@ export const IDLE_RELEASE_MS = 30_000
 export type Later = (fn: () => void, ms: number) => void
 const unrefTimeout: Later = (fn, ms) => { setTimeout(fn, ms).unref() }
 
-export const arrayPool = scratchPool<Uint32Array>(256, 192 << 20, (n) => new Uint32Array(n))
+const arrayPool = scratchPool<Uint32Array>(256, 192 << 20, (n) => new Uint32Array(n))
 export const bytePool = scratchPool<Buffer>(16, 64 << 20, (n) => Buffer.allocUnsafeSlow(Math.max(n, 4096)))
 export const take = arrayPool.take
 export const give = arrayPool.give
