@@ -21,6 +21,7 @@ import { readdirSync } from 'node:fs'
 import { spawnChild, stopChildrenOnExit, waitUntil, memoryOf, treeCpuMsOf, threadCpuMsOf, sleep, type Child } from './lib/children.js'
 import { table } from './lib/stats.js'
 import { parseFlags } from '../test/kit/args.js'
+import { compiledFile } from '../core/programs.js'
 
 const flags = parseFlags('npx tsx bench/idle.ts', {
   seconds: { type: 'number', default: 60, help: 'idle seconds sampled' },
@@ -70,7 +71,7 @@ const HEAP_HOOK = `data:text/javascript,${encodeURIComponent([
 function nodeChild(name: string, program: string, args: string[] = [], snapshot?: string): { child: Child; heapFile: string } {
   const heapFile = path.join(logDir, `${name}.heap.json`)
   rmSync(heapFile, { force: true })
-  const file = flags.compiled ? path.join(PROJECT_ROOT, 'dist', program.replace(/\.ts$/, '.js')) : path.join(PROJECT_ROOT, program)
+  const file = flags.compiled ? compiledFile(program) : path.join(PROJECT_ROOT, program)
   const child = spawnChild({
     name, cmd: process.execPath, cwd: PROJECT_ROOT, logFile: path.join(logDir, `${name}.log`),
     args: ['--max-semi-space-size=64', '--expose-gc', ...(flags.compiled ? [] : ['--import', 'tsx']), ...(flags['cpu-prof'] && name === 'start' ? ['--cpu-prof', '--cpu-prof-dir', path.join(logDir, 'prof')] : []), '--import', HEAP_HOOK, file, ...args],

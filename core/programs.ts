@@ -14,14 +14,17 @@ import { fileURLToPath } from 'node:url'
 export const COMPILED = import.meta.url.endsWith('.js')
 
 /** The folder the running modules live in: the project's root, or its dist/ folder. */
-export const CODE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const CODE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 
 /** The project's root (package.json, data/, .data/), whichever tree the code runs from. */
 export const PROJECT_ROOT = COMPILED ? path.dirname(CODE_ROOT) : CODE_ROOT
 
+/** The compiled file of a source (`bin/lds-cli.ts` → `<root>/dist/bin/lds-cli.js`), whichever tree the caller runs from. */
+export const compiledFile = (source: string): string => path.join(PROJECT_ROOT, 'dist', source.replace(/\.ts$/, '.js'))
+
 /** The file that runs for a program given by its source path relative to the root (`bin/lds-cli.ts`). */
 export function programFile(source: string): string {
-  return COMPILED ? path.join(CODE_ROOT, source.replace(/\.ts$/, '.js')) : path.join(PROJECT_ROOT, source)
+  return COMPILED ? compiledFile(source) : path.join(PROJECT_ROOT, source)
 }
 
 /** Node's options that load a program's modules: tsx's loader under the sources, none when compiled. */
