@@ -132,6 +132,7 @@ export async function startProcessors(rt: Runtime, roles: readonly ProcessorRole
   const { startPercolator } = await import('../streams/search/percolator.js')
   const { digestJobs } = await import('../streams/search/digests.js')
   const { startSearchCompaction } = await import('../streams/search/compaction.js')
+  const { sharedEntityTables } = await import('../streams/lib/entity-table.js')
   const started: Stoppable[] = []
   if (roles.includes('table-sink')) started.push(await startTableSink(rt))
   if (roles.includes('citation-network')) {
@@ -156,7 +157,10 @@ export async function startProcessors(rt: Runtime, roles: readonly ProcessorRole
     // would otherwise read the whole watermark topic with a consumer of its own); it stops after them.
     const watermarks = roles.some((r) => ['search-index', 'webhook-delivery', 'docket-alerts', 'archive-fetch', 'prayers'].includes(r)) ? createWatermarks(rt) : undefined
     if (watermarks) { await watermarks.start(); started.push(watermarks) }
-    const deps = { ...rt, publisher, queue, mailer, watermarks }
+    // One table per entity topic (users, endpoints, alerts) for the roles here that keep one in memory.
+    const tables = sharedEntityTables(rt)
+    started.push(tables)
+    const deps = { ...rt, publisher, queue, mailer, watermarks, tables }
     if (roles.includes('webhook-delivery')) started.push(await startWebhookDelivery(deps))
     if (roles.includes('docket-alerts')) started.push(await startDocketAlertSender(deps))
     // users' sessions come from an API in this process, or from any through Redis (REDIS_URL)

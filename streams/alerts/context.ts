@@ -20,7 +20,7 @@ import type { Publisher } from '../../core/events/publisher.js'
 import type { WebhookQueue } from '../../core/events/webhook-queue.js'
 import { createWebhookEmitter, type WebhookEmitter } from '../../core/events/webhook-emitter.js'
 import type { Mailer, MailContent } from '../../clients/mail.js'
-import { createEntityTable, type EntityTable, type Row } from '../lib/entity-table.js'
+import { openEntityTable, type EntityTable, type EntityTables, type Row } from '../lib/entity-table.js'
 import type { Watermarks } from '../../core/events/watermark-reader.js'
 import type { ConsumerTimeouts } from '../runner.js'
 
@@ -31,6 +31,8 @@ export interface SourceDeps {
   publisher: Publisher; queue: WebhookQueue; mailer?: Mailer
   /** The table sink's watermarks, when the process already reads them; a source that needs them reads its own otherwise. */
   watermarks?: Watermarks
+  /** The process's shared entity tables, when it has them; a source opens its own otherwise. */
+  tables?: EntityTables
   /** The source's consumer group timeouts (tests shorten them). */
   consumerTimeouts?: ConsumerTimeouts
 }
@@ -48,8 +50,8 @@ export interface SourceContext {
 
 export async function openSourceContext(deps: SourceDeps, name: string): Promise<SourceContext> {
   const log = deps.log.child({ stream: name })
-  const users = createEntityTable(deps, 'users')
-  const webhooks = createEntityTable(deps, 'webhooks')
+  const users = openEntityTable(deps, 'users')
+  const webhooks = openEntityTable(deps, 'webhooks')
   await Promise.all([users.start(), webhooks.start()])
   await Promise.all([users.ready(), webhooks.ready()])
   const emitter = createWebhookEmitter({

@@ -31,7 +31,7 @@ import { ALERT_ENTRIES_SEEN } from '../../schemas/internal/alerts.js'
 import { docketAlertPayload, EVENT_TYPES } from '../../domain/webhooks/index.js'
 import { docketAlertMail } from '../../clients/mail.js'
 import { startStream, type StreamDef, type BatchContext } from '../runner.js'
-import { createEntityTable } from '../lib/entity-table.js'
+import { openEntityTable } from '../lib/entity-table.js'
 import { createPublisher } from '../../core/events/publisher.js'
 import { openSourceContext, asShown, type SourceDeps, type Row } from './context.js'
 import { createEndOffsets, catchUp, sinkCatchUp, tableCatchUp } from '../lib/catch-up.js'
@@ -45,7 +45,7 @@ export async function startDocketAlertSender(deps: SourceDeps) {
   const { cfg, db, clock } = deps
   const log = deps.log.child({ stream: DOCKET_ALERT_SENDER })
   const ctx = await openSourceContext(deps, DOCKET_ALERT_SENDER)
-  const alerts = createEntityTable(deps, 'docket-alerts')
+  const alerts = openEntityTable(deps, 'docket-alerts')
   await alerts.start()
   await alerts.ready()
   const { watermarks, release: releaseWatermarks } = await useWatermarks(deps)

@@ -106,3 +106,38 @@ export function createEntityTable<K extends string | number = number>(deps: { cf
     },
   }
 }
+
+/**
+ * The entity tables of one process, one per resource, shared by the roles that read it (users and
+ * webhook endpoints are read by every event source and by webhook delivery). Each table is a
+ * consumer that fetches and heartbeats for the life of the process: one per role made an idle
+ * `npm start` run fourteen of them for four topics. A role's `stop()` of a shared table does
+ * nothing; the tables stop with `stop()` here, after the roles (started before them, stopped after).
+ */
+export interface EntityTables {
+  open(resource: string): EntityTable
+  stop(): Promise<void>
+}
+
+export function sharedEntityTables(deps: { cfg: Config; kafka: Kafka; registry: Registry; log: Logger }): EntityTables {
+  const tables = new Map<string, { table: EntityTable; started?: Promise<void> }>()
+  return {
+    open(resource) {
+      let entry = tables.get(resource)
+      if (!entry) { entry = { table: createEntityTable(deps, resource) }; tables.set(resource, entry) }
+      const { table } = entry
+      const shared = entry
+      return {
+        ...table,
+        start: () => (shared.started ??= table.start()),
+        stop: async () => {},
+      }
+    },
+    async stop() { await Promise.all([...tables.values()].map(({ table }) => table.stop())) },
+  }
+}
+
+/** The process's shared table of `resource` when it has them, else one of the caller's own. */
+export function openEntityTable(deps: { cfg: Config; kafka: Kafka; registry: Registry; log: Logger; tables?: EntityTables }, resource: string): EntityTable {
+  return deps.tables ? deps.tables.open(resource) : createEntityTable(deps, resource)
+}

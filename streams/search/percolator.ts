@@ -17,7 +17,7 @@ import { utcDay } from '../../domain/search/relative-date.js'
 import { searchAlertPayload, EVENT_TYPES, type SearchAlertType } from '../../domain/webhooks/index.js'
 import { isAlertRate, type AlertRate, type AlertType } from '../../domain/alerts/index.js'
 import { searchAlertMail } from '../../clients/mail.js'
-import { createEntityTable } from '../lib/entity-table.js'
+import { openEntityTable } from '../lib/entity-table.js'
 import { openSourceContext, asShown, type SourceDeps, type Row } from '../alerts/context.js'
 import type { IndexedDocument } from './indexer.js'
 
@@ -87,7 +87,7 @@ export async function startPercolator(deps: SourceDeps): Promise<Percolator> {
   const { db, cfg } = deps
   const log = deps.log.child({ stream: SEARCH_ALERT_SENDER })
   const ctx = await openSourceContext(deps, SEARCH_ALERT_SENDER)
-  const alerts = createEntityTable(deps, 'alerts')
+  const alerts = openEntityTable(deps, 'alerts')
   const index = createQueryIndex<CompiledAlert>()
   const version = createVersioner()
   const table = sql`${ident(db.database)}.${ident(SEARCH_ALERT_HITS)}`

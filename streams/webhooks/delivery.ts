@@ -26,17 +26,17 @@ import type { Clock } from '../../core/clock.js'
 import type { Db } from '../../core/clickhouse.js'
 import { sql, ident } from '../../core/sql.js'
 import { CoPartitionedAssigner } from '../../core/kafka-assigner.js'
-import { subscribeAll, stoppableConsumer, commitBatch } from '../../core/kafka.js'
+import { subscribeAll, stoppableConsumer, commitBatch, IDLE_FETCH_WAIT_MS } from '../../core/kafka.js'
 import { groupId, entityTopic } from '../../schemas/events/index.js'
 import { useWatermarks, type Watermarks } from '../../core/events/watermark-reader.js'
 import { createEndOffsets, sinkApplied } from '../lib/catch-up.js'
 import {
-  afterFailure, onReenable, classifyAttempt, elapsedBeforeRetry, signatureHeaders, isForbiddenAddress, EVENT_STATUS, RESPONSE_TIMEOUT_MS, RESPONSE_BODY_LIMIT,
+  afterFailure, RETRY_DELAYS_MS, onReenable, classifyAttempt, elapsedBeforeRetry, signatureHeaders, isForbiddenAddress, EVENT_STATUS, RESPONSE_TIMEOUT_MS, RESPONSE_BODY_LIMIT,
   DELIVERY_CONTENT_TYPE, type EventTypeId, type FailureEmailKind,
 } from '../../domain/webhooks/index.js'
 import { webhookFailingMail, webhookDisabledMail, type Mailer } from '../../clients/mail.js'
 import type { Publisher } from '../../core/events/publisher.js'
-import { createEntityTable, type EntityTable, type Row } from '../lib/entity-table.js'
+import { openEntityTable, type EntityTable, type EntityTables, type Row } from '../lib/entity-table.js'
 import { deliveryTopics, type QueuedEvent, type WebhookQueue } from '../../core/events/webhook-queue.js'
 
 export const DELIVERY_PROCESSOR = 'webhook-delivery'
@@ -50,10 +50,15 @@ const CONCURRENCY = 32
 
 /**
  * Longest time the broker holds a fetch that finds nothing new. A new message ends the wait at
- * once; only a partition resumed after a held retry waits for the fetch in flight, so this stays
- * short of the 1 s latency goal while an idle consumer fetches four times a second, not fifty.
+ * once (the first attempts' topic is never paused); only a retry partition resumed after its held
+ * messages were delivered waits for the fetch in flight, so a retry that arrived meanwhile can be
+ * late by one wait. That is kept to 1/36 of the shortest retry delay (5 s of 3 minutes, the idle
+ * wait of every other consumer) and never under 250 ms, which is what a scaled clock (tests, time
+ * scale 3600) gets.
  */
-const FETCH_WAIT_MS = 250
+export function deliveryFetchWaitMs(clock: Pick<Clock, 'scaled'>): number {
+  return Math.max(250, Math.min(IDLE_FETCH_WAIT_MS, Math.floor(clock.scaled(RETRY_DELAYS_MS[0]) / 36)))
+}
 
 /** How long a re-enable waits for the table sink to write the endpoint's events before reading them. */
 const REENABLE_SINK_WAIT_MS = 10_000
@@ -63,6 +68,8 @@ export interface DeliveryDeps {
   publisher: Publisher; queue: WebhookQueue; mailer?: Mailer
   /** The table sink's watermarks, when the process already reads them (read here otherwise). */
   watermarks?: Watermarks
+  /** The process's shared entity tables, when it has them (opened here otherwise). */
+  tables?: EntityTables
   /** Where owners manage their webhooks (in failure mails). */
   panelUrl?: string
 }
@@ -97,8 +104,8 @@ function safeAgent(allowInsecure: boolean): Agent {
 export async function startWebhookDelivery(deps: DeliveryDeps) {
   const { cfg, clock } = deps
   const log = deps.log.child({ stream: DELIVERY_PROCESSOR })
-  const endpoints: EntityTable = createEntityTable(deps, 'webhooks')
-  const users: EntityTable = createEntityTable(deps, 'users')
+  const endpoints: EntityTable = openEntityTable(deps, 'webhooks')
+  const users: EntityTable = openEntityTable(deps, 'users')
   await Promise.all([endpoints.start(), users.start()])
   await Promise.all([endpoints.ready(), users.ready()])
   const { watermarks, release: releaseWatermarks } = await useWatermarks(deps)
@@ -318,7 +325,7 @@ export async function startWebhookDelivery(deps: DeliveryDeps) {
   const drainLogged = (key: string, gen: number) => { drain(key, gen).catch((err) => log.error({ err: (err as Error).message }, 'delivery failed; the partition is read again')) }
 
   const consumer: Consumer = stoppableConsumer(deps.kafka, {
-    groupId: groupId(cfg, DELIVERY_PROCESSOR), partitionAssigners: [CoPartitionedAssigner], maxWaitTimeInMs: FETCH_WAIT_MS,
+    groupId: groupId(cfg, DELIVERY_PROCESSOR), partitionAssigners: [CoPartitionedAssigner], maxWaitTimeInMs: deliveryFetchWaitMs(clock),
     sessionTimeout: 30_000, heartbeatInterval: 3_000, maxBytesPerPartition: 4 * 1024 * 1024,
   })
   consumer.on(consumer.events.GROUP_JOIN, () => {
