@@ -103,6 +103,16 @@ export const plainTopic = (topic: string, numPartitions = 1, retentionMs = 7 * 2
 export const IDLE_FETCH_WAIT_MS = 5_000
 
 /**
+ * Consumer settings for a group with one member for its whole life (a random group id made at each
+ * start: a process's in-memory tables and watermarks). No other member ever joins, so there is no
+ * rebalance to notice and its idle fetch can wait longer: 15 s, a third of the fetches and
+ * heartbeats of the 5 s wait. The session outlasts four such waits (heartbeats come between them);
+ * a long session costs nothing here, as no one rejoins the group after a crash. (Not the read
+ * model: its group outlives a restart, and the restarted member would wait out the old session.)
+ */
+export const SOLE_MEMBER_CONSUMER = { maxWaitTimeInMs: 15_000, sessionTimeout: 60_000, heartbeatInterval: 15_000 } as const
+
+/**
  * A consumer that stays stopped once disconnect() is called. kafkajs restarts a crashed consumer a
  * moment after the crash's own disconnect, and when the application's disconnect() ran meanwhile
  * (a crash during shutdown: a rebalance, deleted topics) the restart comes after it and runs on,

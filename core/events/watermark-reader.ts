@@ -11,7 +11,7 @@ import type { Consumer, Kafka } from 'kafkajs'
 import type { Config } from '../config.js'
 import type { Logger } from '../logger.js'
 import type { Registry } from '../registry.js'
-import { ensureTopics, compactedTopic, subscribeAll, stoppableConsumer, IDLE_FETCH_WAIT_MS } from '../kafka.js'
+import { ensureTopics, compactedTopic, subscribeAll, stoppableConsumer, SOLE_MEMBER_CONSUMER } from '../kafka.js'
 import { watermarkTopic, resourceOfTopic, createTopicCodec, WATERMARK, PROCESSORS, type Watermark } from '../../schemas/events/index.js'
 
 export interface Watermarks {
@@ -57,7 +57,7 @@ export function createWatermarks(deps: { cfg: Config; kafka: Kafka; registry: Re
       try { await ensureTopics(admin, [compactedTopic(topic, 1)]) } finally { await admin.disconnect() }
       // The broker answers a fetch as soon as a watermark arrives: a long wait adds no latency, and
       // keeps an idle API from polling fifty times a second.
-      consumer = stoppableConsumer(deps.kafka, { groupId: `${cfg.topicPrefix}watermarks.${randomUUID()}`, maxWaitTimeInMs: IDLE_FETCH_WAIT_MS, sessionTimeout: 30_000, heartbeatInterval: 3_000 })
+      consumer = stoppableConsumer(deps.kafka, { groupId: `${cfg.topicPrefix}watermarks.${randomUUID()}`, ...SOLE_MEMBER_CONSUMER })
       await consumer.connect()
       await subscribeAll(consumer, [topic])
       await consumer.run({

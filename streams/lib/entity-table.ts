@@ -12,7 +12,7 @@ import type { Consumer, Kafka } from 'kafkajs'
 import type { Config } from '../../core/config.js'
 import type { Logger } from '../../core/logger.js'
 import type { Registry } from '../../core/registry.js'
-import { retryRetriable, subscribeAll, stoppableConsumer, IDLE_FETCH_WAIT_MS } from '../../core/kafka.js'
+import { retryRetriable, subscribeAll, stoppableConsumer, SOLE_MEMBER_CONSUMER } from '../../core/kafka.js'
 import { entityTopic, createDecoder, validateEntityEvent } from '../../schemas/events/index.js'
 
 export type Row = Record<string, unknown>
@@ -66,7 +66,7 @@ export function createEntityTable<K extends string | number = number>(deps: { cf
       checkReady()
       // The broker answers a fetch as soon as a row arrives, so a long wait adds no latency; a short
       // one had each table of an idle process fetching twenty times a second.
-      consumer = stoppableConsumer(deps.kafka, { groupId: `${deps.cfg.topicPrefix}table.${resource}.${randomUUID()}`, maxWaitTimeInMs: IDLE_FETCH_WAIT_MS, sessionTimeout: 30_000, heartbeatInterval: 3_000 })
+      consumer = stoppableConsumer(deps.kafka, { groupId: `${deps.cfg.topicPrefix}table.${resource}.${randomUUID()}`, ...SOLE_MEMBER_CONSUMER })
       await consumer.connect()
       await subscribeAll(consumer, [topic])
       await consumer.run({

@@ -4,8 +4,10 @@
  * loop about a thousand times a second while idle (tulios/kafkajs#1556), most of an idle node
  * process's CPU. patches/kafkajs+2.2.4.patch (applied by `npm ci`'s postinstall) schedules a check
  * only while a request waits; one that waits is still sent when the check comes.
- * Likewise its request-timeout check: an interval of 100 ms for the life of every connection, now
- * running only while a request is in flight (a request that overstays its timeout still fails).
+ * Likewise its request-timeout check: an interval of 100 ms for the life of every connection. An
+ * idle consumer always has a fetch in flight (the broker holds it for the fetch wait), so the check
+ * is now one timer set for the earliest deadline in flight, and none when nothing is in flight (a
+ * request that overstays its timeout still fails).
  */
 import t from 'tap'
 import { createRequire } from 'node:module'
@@ -72,4 +74,25 @@ t.test('a request that overstays its timeout still fails', async (t) => {
     q.push({ entry: { correlationId: 9, apiKey: 12, apiName: 'Heartbeat', apiVersion: 3, resolve: () => {}, reject: resolve }, expectResponse: true, sendRequest: () => {} } as never)
   })
   t.match((await failed).message, /timed out/i, 'timed out by the check')
+})
+
+t.test('a request held by the broker wakes nothing before its deadline', async (t) => {
+  // What the old check did: ten wake-ups a second for as long as a fetch was held.
+  const wakes = { n: 0 }
+  const realSetTimeout = globalThis.setTimeout
+  const realSetInterval = globalThis.setInterval
+  const counted = (fn: (...a: unknown[]) => void) => (...a: unknown[]) => { wakes.n++; fn(...a) }
+  globalThis.setTimeout = ((fn: (...a: unknown[]) => void, ms?: number, ...rest: unknown[]) => realSetTimeout(counted(fn), ms, ...rest)) as typeof setTimeout
+  globalThis.setInterval = ((fn: (...a: unknown[]) => void, ms?: number, ...rest: unknown[]) => realSetInterval(counted(fn), ms, ...rest)) as typeof setInterval
+  const q = queue({ enforceRequestTimeout: true, requestTimeout: 30_000 })
+  try {
+    q.scheduleRequestTimeoutCheck()
+    q.push({ entry: { correlationId: 11, apiKey: 1, apiName: 'Fetch', apiVersion: 11, resolve: () => {}, reject: () => {} }, expectResponse: true, sendRequest: () => {} } as never)
+  } finally {
+    globalThis.setTimeout = realSetTimeout
+    globalThis.setInterval = realSetInterval
+  }
+  t.teardown(() => q.destroy())
+  await new Promise((r) => realSetTimeout(r, 500))
+  t.equal(wakes.n, 0, 'no check ran while the fetch was held for half a second')
 })
