@@ -67,6 +67,13 @@ const HEAP_HOOK = `data:text/javascript,${encodeURIComponent([
   'writeFileSync(process.env.LDS_BENCH_HEAP_FILE, JSON.stringify({ found, live })) })',
 ].join(' '))}`
 
+/**
+ * glibc's malloc settings that package.json's `start` script gives npm start's process: two arenas,
+ * and buffers from 128 KB up in their own mappings, given back when freed (glibc raises that
+ * threshold as large buffers are freed, and kept what the sample's catch-up freed: ~300 MB).
+ */
+const START_MALLOC_ENV = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' }
+
 /** A program of the project (`bin/start.ts`) from the sources under tsx, or from dist/ with --compiled. */
 function nodeChild(name: string, program: string, args: string[] = [], snapshot?: string): { child: Child; heapFile: string } {
   const heapFile = path.join(logDir, `${name}.heap.json`)
@@ -75,7 +82,7 @@ function nodeChild(name: string, program: string, args: string[] = [], snapshot?
   const child = spawnChild({
     name, cmd: process.execPath, cwd: PROJECT_ROOT, logFile: path.join(logDir, `${name}.log`),
     args: ['--max-semi-space-size=64', '--expose-gc', ...(flags.compiled ? [] : ['--import', 'tsx']), ...(flags['cpu-prof'] && name === 'start' ? ['--cpu-prof', '--cpu-prof-dir', path.join(logDir, 'prof')] : []), '--import', HEAP_HOOK, file, ...args],
-    env: { ...env, LDS_BENCH_HEAP_FILE: heapFile, ...(snapshot ? { LDS_BENCH_HEAP_SNAPSHOT: snapshot } : {}) },
+    env: { ...env, ...START_MALLOC_ENV, LDS_BENCH_HEAP_FILE: heapFile, ...(snapshot ? { LDS_BENCH_HEAP_SNAPSHOT: snapshot } : {}) },
   })
   return { child, heapFile }
 }
