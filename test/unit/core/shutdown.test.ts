@@ -56,10 +56,13 @@ t.test('Ctrl-C pressed again a moment later exits at once', async (t) => {
 
 t.test('a SIGTERM to the shell of an npm script reaches the service', async (t) => {
   const scripts = JSON.parse(readFileSync(projectFile('package.json'), 'utf8')).scripts as Record<string, string>
-  for (const name of ['start', 'lds']) t.match(scripts[name], /^exec node (--[\w=-]+ )*--import tsx /, `npm ${name} replaces its shell with node`)
+  // Environment settings may come first (npm start's malloc settings): `VAR=value exec …` still execs.
+  const form = /^((?:\w+=\S+ )*)exec node (--[\w=-]+ )*--import tsx /
+  for (const name of ['start', 'lds']) t.match(scripts[name], form, `npm ${name} replaces its shell with node`)
   // npm runs a script as `sh -c <script>` and signals that shell; without exec the shell would
-  // take the signal and leave the service running.
-  const s = run('sh', ['-c', `exec node --import tsx ${projectFile('test/helpers/shutdown-child.ts')}`], 300)
+  // take the signal and leave the service running. Run as npm start's script is, its settings first.
+  const settings = form.exec(scripts.start)?.[1] ?? ''
+  const s = run('sh', ['-c', `${settings}exec node --import tsx ${projectFile('test/helpers/shutdown-child.ts')}`], 300)
   await s.ready
   s.proc.kill('SIGTERM')
   t.same(await s.exited, { code: 0, signal: null }, 'exit 0')
