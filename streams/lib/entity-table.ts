@@ -123,15 +123,9 @@ export function sharedEntityTables(deps: { cfg: Config; kafka: Kafka; registry: 
   const tables = new Map<string, { table: EntityTable; started?: Promise<void> }>()
   return {
     open(resource) {
-      let entry = tables.get(resource)
-      if (!entry) { entry = { table: createEntityTable(deps, resource) }; tables.set(resource, entry) }
-      const { table } = entry
-      const shared = entry
-      return {
-        ...table,
-        start: () => (shared.started ??= table.start()),
-        stop: async () => {},
-      }
+      const entry = tables.get(resource) ?? { table: createEntityTable(deps, resource) }
+      tables.set(resource, entry)
+      return { ...entry.table, start: () => (entry.started ??= entry.table.start()), stop: async () => {} }
     },
     async stop() { await Promise.all([...tables.values()].map(({ table }) => table.stop())) },
   }
