@@ -205,15 +205,20 @@ export async function startWebhookDelivery(deps: DeliveryDeps) {
     // so the time an attempt and its answer take does not push the later ones back.
     if (next.nextAttemptAt !== null) next.nextAttemptAt = Math.max(clock.now(), first + clock.scaled(elapsedBeforeRetry(next.retryCounter)))
     const retry: QueuedEvent | null = next.nextAttemptAt === null ? null : { ...e, retry_counter: next.retryCounter, due_at: next.nextAttemptAt, first_attempt_at: first }
+    const attempt = { status_code: outcome.status_code, response: outcome.response, error_message: outcome.error_message }
+    // The "retry enqueued" row takes its version now, before the retry is reminded: a retry due
+    // sooner than this path's awaits (a scaled clock, a slow broker) is delivered and its
+    // "delivered" row written first, and the older row, versioned after it, hid it for good.
+    const enqueued = retry && deps.publisher.upsert('webhook-events', statusRow(e, EVENT_STATUS.ENQUEUED_RETRY, { ...attempt, retry_counter: next.retryCounter, next_retry_date: new Date(retry.due_at).toISOString() }))
+    enqueued?.catch(() => {}) // awaited below; not an unhandled rejection meanwhile
     // Reminded before anything is awaited: a short delay must not wait on Kafka acknowledgements.
     if (retry) remind(retry)
-    const attempt = { status_code: outcome.status_code, response: outcome.response, error_message: outcome.error_message }
-    if (next.nextAttemptAt !== null) {
+    if (retry) {
       if (next.countsTowardFailures) await countFailure(e.webhook_id, false)
       mine.set(e.event_id, e.date_created)
       pending.set(e.webhook_id, mine)
-      await deps.queue.send([retry!])
-      await deps.publisher.upsert('webhook-events', statusRow(e, EVENT_STATUS.ENQUEUED_RETRY, { ...attempt, retry_counter: next.retryCounter, next_retry_date: new Date(next.nextAttemptAt).toISOString() }))
+      await deps.queue.send([retry])
+      await enqueued
     } else {
       mine.delete(e.event_id)
       await deps.publisher.upsert('webhook-events', statusRow(e, EVENT_STATUS.FAILED, { ...attempt, retry_counter: next.retryCounter, failed_at: new Date(clock.now()).toISOString() }))
