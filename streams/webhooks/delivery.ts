@@ -211,9 +211,9 @@ export async function startWebhookDelivery(deps: DeliveryDeps) {
     // "delivered" row written first, and the older row, versioned after it, hid it for good.
     const enqueued = retry && deps.publisher.upsert('webhook-events', statusRow(e, EVENT_STATUS.ENQUEUED_RETRY, { ...attempt, retry_counter: next.retryCounter, next_retry_date: new Date(retry.due_at).toISOString() }))
     enqueued?.catch(() => {}) // awaited below; not an unhandled rejection meanwhile
-    // Reminded before anything is awaited: a short delay must not wait on Kafka acknowledgements.
-    if (retry) remind(retry)
     if (retry) {
+      // Reminded before anything is awaited: a short delay must not wait on Kafka acknowledgements.
+      remind(retry)
       if (next.countsTowardFailures) await countFailure(e.webhook_id, false)
       mine.set(e.event_id, e.date_created)
       pending.set(e.webhook_id, mine)
