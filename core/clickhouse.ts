@@ -37,9 +37,10 @@ export interface Db {
   /**
    * Rows as arrays in the order of `columns` (name and ClickHouse type), sent as RowBinary
    * (core/clickhouse-row-binary.ts): read as a JSON insert reads them, at a fraction of its cost
-   * on both sides. The hot path of the table sink.
+   * on both sides. `encoded` are rows already in RowBinary for the same columns (the table
+   * sink's, transcoded from their Avro bytes), sent before `rows` in the same insert.
    */
-  insertRows(table: string, columns: readonly BinaryColumn[], rows: readonly unknown[][]): Promise<void>
+  insertRows(table: string, columns: readonly BinaryColumn[], rows: readonly unknown[][], encoded?: readonly Buffer[]): Promise<void>
   /**
    * `query` (an INSERT … FORMAT <binary format>) with `chunks` as its body, sent in order: the
    * formats the client's insert() does not take. `sent` is called once the last chunk is handed
@@ -119,12 +120,12 @@ export function createDb(cfg: Pick<Config, 'clickhouseUrl' | 'clickhouseDatabase
       columns.forEach((c) => new Identifier(c))
       await edge('insert', () => client.insert({ table: table(name), columns: [...columns] as [string, ...string[]], values: rows as unknown[][], format: 'JSONCompactEachRow', ...common(o) }))
     },
-    async insertRows(name, columns, rows) {
-      if (rows.length === 0) return
+    async insertRows(name, columns, rows, encoded = []) {
+      if (rows.length === 0 && encoded.length === 0) return
       const id = `${name}\u0000${columns.map((c) => `${c.name} ${c.type}`).join(',')}`
       let insert = binaryInserts.get(id)
       if (!insert) binaryInserts.set(id, (insert = rowBinaryInsert(table(name), columns)))
-      await db.insertBody(insert.query, insert.encode(rows))
+      await db.insertBody(insert.query, rows.length === 0 ? encoded : [...encoded, ...insert.encode(rows)])
     },
     async insertBody(query, chunks, o = {}) {
       function* pieces() {

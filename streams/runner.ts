@@ -71,8 +71,11 @@ export interface StreamDef<E, Out> {
   name: string
   groupId: string
   topics: string[]
-  /** Decode and validate one message; throw to dead-letter it with the error message as reason. */
-  decode(m: Incoming): Promise<E>
+  /**
+   * Decode and validate one message; throw (or reject) to dead-letter it with the error message as
+   * reason. A decoder that needs nothing asynchronous may answer at once (no promise per message).
+   */
+  decode(m: Incoming): E | Promise<E>
   /** Pure: events of one batch → what the sink writes. */
   transform(events: { event: E; source: Incoming }[]): Out
   /** Writes a batch; `batch` lets a sink that waits keep the member alive and give a stale batch up (see BatchContext). */
@@ -115,12 +118,7 @@ const OTHER_FAILURE_RETRIES = 5
 
 export async function startStream<E, Out>(def: StreamDef<E, Out>, deps: { kafka: Kafka; log: Logger }): Promise<RunningStream> {
   const log = deps.log.child({ stream: def.name })
-  const admin = deps.kafka.admin()
-  await admin.connect()
-  try { await ensureTopics(admin, [plainTopic(def.dlqTopic, 1, 30 * 24 * 3600_000)]) } finally { await admin.disconnect() }
-
   const dlq: Producer = idempotentProducer(deps.kafka)
-  await dlq.connect()
   const consumer = stoppableConsumer(deps.kafka, {
     groupId: def.groupId, sessionTimeout: 30_000, heartbeatInterval: 3_000, rebalanceTimeout: 60_000, ...def.timeouts,
     partitionAssigners: [CoPartitionedAssigner],
@@ -128,7 +126,19 @@ export async function startStream<E, Out>(def: StreamDef<E, Out>, deps: { kafka:
     // New events end a fetch at once; the wait only paces an idle consumer, whose every fetch names all its partitions.
     maxWaitTimeInMs: IDLE_FETCH_WAIT_MS,
   })
-  await consumer.connect()
+  // The dead-letter topic, its producer and the consumer's connection are independent: made at
+  // the same time (one after another, they were most of a sink's half-second start).
+  const ensureDlq = async () => {
+    const admin = deps.kafka.admin()
+    await admin.connect()
+    try { await ensureTopics(admin, [plainTopic(def.dlqTopic, 1, 30 * 24 * 3600_000)]) } finally { await admin.disconnect() }
+  }
+  const started = await Promise.allSettled([ensureDlq(), dlq.connect(), consumer.connect()])
+  const failed = started.find((r): r is PromiseRejectedResult => r.status === 'rejected')
+  if (failed) {
+    await Promise.allSettled([dlq.disconnect(), consumer.disconnect()])
+    throw failed.reason
+  }
   await subscribeAll(consumer, def.topics, def.fromBeginning ?? true)
 
   await consumer.run({
@@ -198,7 +208,10 @@ export async function startStream<E, Out>(def: StreamDef<E, Out>, deps: { kafka:
             // Lets the write in flight move its bytes meanwhile.
             if (pending && (i - from) % 2048 === 2047) await new Promise((r) => setImmediate(r))
             const source = { topic: batch.topic, partition: batch.partition, message: batch.messages[i] }
-            try { good.push({ event: await def.decode(source), source }) } catch (err) { dead.push({ source, reason: (err as Error).message }) }
+            try {
+              const decoded = def.decode(source)
+              good.push({ event: decoded instanceof Promise ? await decoded : decoded, source })
+            } catch (err) { dead.push({ source, reason: (err as Error).message }) }
           }
           if (dead.length) {
             await dlq.send({

@@ -2,7 +2,9 @@
  * The generic table sink: every entity topic of the catalogue into its ReplacingMergeTree
  * table. One insert per table per batch, its upserts as RowBinary (typed columns: no JSON to
  * build or parse); the event version becomes `_version`, a delete becomes a row with
- * `_deleted = 1` that FINAL hides.
+ * `_deleted = 1` that FINAL hides. An upsert's row is transcoded from its Avro bytes
+ * (core/avro-row-binary.ts) without decoding it into objects; what the transcoder hands back
+ * (deletes, text that is not UTF-8, a writer schema it cannot read) is decoded the generic way.
  */
 import type { Kafka } from 'kafkajs'
 import type { Config } from '../core/config.js'
@@ -15,10 +17,14 @@ import type { ResourceDef } from '../schemas/define.js'
 import { columnsOf, type ColumnDef } from '../schemas/tables.js'
 import { entityTopic, dlqTopic, groupId, watermarkTopic, PROCESSORS, createDecoder, validateEntityEvent, createTopicCodec, WATERMARK, type EntityEvent, type Watermark } from '../schemas/events/index.js'
 import { ensureTopics, compactedTopic, idempotentProducer } from '../core/kafka.js'
+import { coalesce, compileRowTranscoder, RowSlab, type RowTranscoder } from '../core/avro-row-binary.js'
 import { startStream, type StreamDef, type Incoming } from './runner.js'
 
-/** Rows of one table from one batch: upserts as arrays in column order, deletes as tombstone objects. */
-export interface TableBatch { columns: readonly ColumnDef[]; upserts: unknown[][]; deletes: Record<string, unknown>[] }
+/**
+ * Rows of one table from one batch: upserts already in RowBinary (`encoded`, transcoded from their
+ * Avro bytes) or as arrays in column order (`upserts`, decoded the generic way), deletes as tombstone objects.
+ */
+export interface TableBatch { columns: readonly ColumnDef[]; encoded: Buffer[]; upserts: unknown[][]; deletes: Record<string, unknown>[] }
 export type TableRows = Map<string, TableBatch>
 
 /** Storage columns of a resource (name and ClickHouse type) followed by the version columns: the order of upsert rows. */
@@ -29,7 +35,7 @@ export function eventsToRows(cat: Catalogue, events: { event: EntityEvent; resou
   const out: TableRows = new Map()
   for (const { event, resource } of events) {
     let batch = out.get(resource.table)
-    if (!batch) out.set(resource.table, (batch = { columns: sinkColumns(cat, resource), upserts: [], deletes: [] }))
+    if (!batch) out.set(resource.table, (batch = { columns: sinkColumns(cat, resource), encoded: [], upserts: [], deletes: [] }))
     if (event.op === 'upsert') {
       const e = event.entity!
       const row = new Array(batch.columns.length)
@@ -63,11 +69,86 @@ export function keyEquals(bytes: Buffer, key: string): boolean {
 /** Where a sink announces what it has applied (see schemas/events/watermarks.ts). */
 export interface WatermarkSender { send(w: Watermark): Promise<void> }
 
-export function tableSinkDef(deps: { cfg: Config; db: Db; registry: Registry; catalogue: Catalogue; resources?: string[]; watermarks?: WatermarkSender }): StreamDef<{ event: EntityEvent; resource: ResourceDef }, TableRows> {
+/** One message for the sink: its row already in RowBinary, or its event decoded the generic way. */
+export type SinkEvent = { resource: ResourceDef; row: Buffer; event?: undefined } | { resource: ResourceDef; event: EntityEvent; row?: undefined }
+
+/** Rows per table from a batch of sink events (the transcoded rows' views joined where they touch). */
+export function sinkRows(cat: Catalogue, events: readonly SinkEvent[]): TableRows {
+  const generic: { event: EntityEvent; resource: ResourceDef }[] = []
+  const rows = new Map<string, { resource: ResourceDef; rows: Buffer[] }>()
+  for (const e of events) {
+    if (!e.row) { generic.push(e); continue }
+    let t = rows.get(e.resource.table)
+    if (!t) rows.set(e.resource.table, (t = { resource: e.resource, rows: [] }))
+    t.rows.push(e.row)
+  }
+  const out = eventsToRows(cat, generic)
+  for (const [table, t] of rows) {
+    let batch = out.get(table)
+    if (!batch) out.set(table, (batch = { columns: sinkColumns(cat, t.resource), encoded: [], upserts: [], deletes: [] }))
+    batch.encoded = coalesce(t.rows)
+  }
+  return out
+}
+
+/**
+ * The Avro → RowBinary transcoders of one sink, one per writer schema id and table, compiled on
+ * first use (undefined: that schema's events take the generic path).
+ */
+function transcoders(registry: Registry, cat: Catalogue) {
+  const ready = new Map<string, RowTranscoder | undefined>()
+  const pending = new Map<string, Promise<RowTranscoder | undefined>>()
+  return {
+    /** The transcoder when it is known (null: not compiled yet). */
+    known(schemaId: number, r: ResourceDef): RowTranscoder | undefined | null {
+      const id = `${schemaId}:${r.table}`
+      return ready.has(id) ? ready.get(id) : null
+    },
+    compile,
+  }
+  async function compile(schemaId: number, r: ResourceDef): Promise<RowTranscoder | undefined> {
+    const id = `${schemaId}:${r.table}`
+    if (ready.has(id)) return ready.get(id)
+    let p = pending.get(id)
+    if (!p) {
+      p = (async () => {
+        const type = (await registry.client.getSchema(schemaId)) as unknown as { schema?: () => unknown }
+        return typeof type.schema === 'function' ? compileRowTranscoder(type.schema(), sinkColumns(cat, r), r.key) : undefined
+      })()
+      pending.set(id, p)
+    }
+    try {
+      const t = await p
+      ready.set(id, t)
+      return t
+    } catch {
+      // The generic decoder names the failure (an unknown schema id) for the dead-letter record.
+      return undefined
+    } finally {
+      pending.delete(id)
+    }
+  }
+}
+
+export function tableSinkDef(deps: { cfg: Config; db: Db; registry: Registry; catalogue: Catalogue; resources?: string[]; watermarks?: WatermarkSender }): StreamDef<SinkEvent, TableRows> {
   const { cfg, db, catalogue: cat } = deps
   const resources = deps.resources ? deps.resources.map((n) => cat.get(n)) : [...cat.stored]
   const byTopic = new Map(resources.map((r) => [entityTopic(cfg, r), r]))
   const decode = createDecoder(deps.registry)
+  const rowTranscoders = transcoders(deps.registry, cat)
+  // One slab per topic partition: a partition's messages are decoded in order by one batch, so
+  // its rows lie one after another and an insert sends a few long pieces.
+  const slabs = new Map<string, RowSlab[]>()
+  const decodeGeneric = async (m: Incoming, resource: ResourceDef): Promise<SinkEvent> => {
+    const event = validateEntityEvent(await decode(m.message.value), resource.key)
+    if (m.message.key && !keyEquals(m.message.key, event.key)) throw new Error(`message key ${m.message.key.toString('utf8')} differs from event key ${event.key}`)
+    return { event, resource }
+  }
+  const slabOf = (m: Incoming) => {
+    let byPartition = slabs.get(m.topic)
+    if (!byPartition) slabs.set(m.topic, (byPartition = []))
+    return (byPartition[m.partition] ??= new RowSlab())
+  }
   return {
     name: PROCESSORS.tableSink,
     groupId: groupId(cfg, PROCESSORS.tableSink),
@@ -79,16 +160,24 @@ export function tableSinkDef(deps: { cfg: Config; db: Db; registry: Registry; ca
     // SINK_CHUNK events are inserted one after another while the next chunk is decoded.
     concurrency: SINK_CONCURRENCY,
     chunkMessages: SINK_CHUNK,
-    async decode(m: Incoming) {
+    // At once (no promise) for an event whose schema's transcoder is compiled and that it takes;
+    // the first event of a schema waits for its compilation.
+    decode(m: Incoming): SinkEvent | Promise<SinkEvent> {
       const resource = byTopic.get(m.topic)!
-      const event = validateEntityEvent(await decode(m.message.value), resource.key)
-      if (m.message.key && !keyEquals(m.message.key, event.key)) throw new Error(`message key ${m.message.key.toString('utf8')} differs from event key ${event.key}`)
-      return { event, resource }
+      const value = m.message.value
+      if (!value || value.length <= 5 || value[0] !== 0) return decodeGeneric(m, resource)
+      const schemaId = value.readUInt32BE(1)
+      const apply = (transcode: RowTranscoder | undefined) => {
+        const row = transcode?.(value, m.message.key, slabOf(m))
+        return row ? { resource, row } : decodeGeneric(m, resource)
+      }
+      const known = rowTranscoders.known(schemaId, resource)
+      return known === null ? rowTranscoders.compile(schemaId, resource).then(apply) : apply(known)
     },
-    transform: (events) => eventsToRows(cat, events.map((e) => e.event)),
+    transform: (events) => sinkRows(cat, events.map((e) => e.event)),
     async sink(rows) {
       const end = sinkInsertSeconds.startTimer({ stream: 'table-sink' })
-      await Promise.all([...rows].flatMap(([table, b]) => [db.insertRows(table, b.columns, b.upserts), db.insert(table, b.deletes)]))
+      await Promise.all([...rows].flatMap(([table, b]) => [db.insertRows(table, b.columns, b.upserts, b.encoded), db.insert(table, b.deletes)]))
       end()
     },
     async afterCommit(c) {
@@ -113,8 +202,16 @@ export async function openWatermarks(deps: { cfg: Config; kafka: Kafka; registry
 }
 
 export async function startTableSink(deps: { cfg: Config; db: Db; registry: Registry; catalogue: Catalogue; kafka: Kafka; log: Logger; resources?: string[] }) {
-  const watermarks = await openWatermarks(deps)
-  const stream = await startStream(tableSinkDef({ ...deps, watermarks }), deps)
+  // The watermark producer and the stream start at the same time; a batch's watermark waits for it.
+  const opening = openWatermarks(deps)
+  opening.catch(() => {})
+  const [opened, streamed] = await Promise.allSettled([opening, startStream(tableSinkDef({ ...deps, watermarks: { send: async (w) => (await opening).send(w) } }), deps)])
+  if (opened.status === 'rejected' || streamed.status === 'rejected') {
+    await Promise.allSettled([opened.status === 'fulfilled' && opened.value.stop(), streamed.status === 'fulfilled' && streamed.value.stop()])
+    throw opened.status === 'rejected' ? opened.reason : (streamed as PromiseRejectedResult).reason
+  }
+  const watermarks = opened.value
+  const stream = streamed.value
   return {
     consumer: stream.consumer,
     async stop() { await stream.stop(); await watermarks.stop() },

@@ -26,7 +26,7 @@ function counting(db: Db): { db: Db; statements: string[] } {
     command: (q, o) => { note(compile(q).query); return db.command(q, o) },
     insert: (table, rows, o) => { note(`INSERT INTO ${table}`); return db.insert(table, rows, o) },
     insertCompact: (table, cols, rows, o) => { note(`INSERT INTO ${table}`); return db.insertCompact(table, cols, rows, o) },
-    insertRows: (table, cols, rows) => { note(`INSERT INTO ${table}`); return db.insertRows(table, cols, rows) },
+    insertRows: (table, cols, rows, encoded) => { note(`INSERT INTO ${table}`); return db.insertRows(table, cols, rows, encoded) },
     insertBody: (query, chunks, o) => { note(query); return db.insertBody(query, chunks, o) },
     withKeys: (values, type, build, o) => { note(compile(build(sql`${[...values]}`)).query); return db.withKeys(values, type, build, o) },
     ping: () => db.ping(),

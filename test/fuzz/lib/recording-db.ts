@@ -24,7 +24,7 @@ export function recordingDb(db: Db): RecordingDb {
     command(q, o) { if (rec.recording) seen.push(compile(q)); return db.command(q, o) },
     insert: (table, rows, o) => db.insert(table, rows, o),
     insertCompact: (table, columns, rows, o) => db.insertCompact(table, columns, rows, o),
-    insertRows: (table, columns, rows) => db.insertRows(table, columns, rows),
+    insertRows: (table, columns, rows, encoded) => db.insertRows(table, columns, rows, encoded),
     insertBody: (query, chunks, o) => db.insertBody(query, chunks, o),
     withKeys(values, type, build, o) {
       if (rec.recording && values.length) seen.push(compile(build(sql`${[...values]}`)))
