@@ -126,7 +126,8 @@ function startApi(port: number, label: string): Child {
   if (PROFILE) mkdirSync(profDir, { recursive: true })
   return spawnChild({
     name: label, cmd: process.execPath,
-    args: ['--import', 'tsx', ...(PROFILE ? ['--cpu-prof', '--cpu-prof-dir', profDir] : []), path.join(PROJECT_ROOT, 'bin', 'lds-cli.ts'), 'run', '--roles', ALL_ROLES ? 'api,processors' : 'api'],
+    // BENCH_API_NODE_ARGS: node flags for the API process only (e.g. --trace-gc, which NODE_OPTIONS refuses).
+    args: ['--import', 'tsx', ...(PROFILE ? ['--cpu-prof', '--cpu-prof-dir', profDir] : []), ...(process.env.BENCH_API_NODE_ARGS?.split(' ').filter(Boolean) ?? []), path.join(PROJECT_ROOT, 'bin', 'lds-cli.ts'), 'run', '--roles', ALL_ROLES ? 'api,processors' : 'api'],
     env: { ...process.env, ...benchEnv, PORT: String(port), HOST: '127.0.0.1' },
     cwd: PROJECT_ROOT, logFile: path.join(out, `${tag}-server.log`),
   })

@@ -116,7 +116,7 @@ try {
   await rt.db.command(sql`CREATE TABLE ${ident(id)}.opinions_peer AS ${table}`)
   const codec = createEntityCodec(rt.catalogue, rt.catalogue.get('opinions'))
   const columns = sinkColumns(rt.catalogue, rt.catalogue.get('opinions'))
-  const rounds: { sinkSeconds: number; startSeconds: number; firstRowSeconds?: number; cpu: NodeJS.CpuUsage; peerSeconds: number }[] = []
+  const rounds: { sinkSeconds: number; startSeconds: number; fetchedSeconds: number; firstRowSeconds?: number; cpu: NodeJS.CpuUsage; peerSeconds: number }[] = []
   for (let r = 1; r <= ROUNDS; r++) {
     const sinkFirst = r % 2 === 1
     let peerSeconds = 0
@@ -146,6 +146,9 @@ try {
       c.on(c.events.START_BATCH_PROCESS, (e) => console.error(`${at()} s batch start p${e.payload.partition} ${e.payload.batchSize} messages`))
       c.on(c.events.END_BATCH_PROCESS, (e) => console.error(`${at()} s batch end   p${e.payload.partition} (${e.payload.duration} ms)`))
     }
+    // When the first fetch has come back (its first batch starts): the rest is the sink's own work.
+    let fetchedSeconds: number | undefined
+    const offBatch = sink.consumer.on(sink.consumer.events.START_BATCH_PROCESS, () => { fetchedSeconds ??= (performance.now() - t0) / 1000 })
     let firstRowSeconds: number | undefined
     for (;;) {
       const n = await count()
@@ -155,6 +158,7 @@ try {
       await new Promise((res) => setTimeout(res, 250))
     }
     const sinkSeconds = (performance.now() - t0) / 1000
+    offBatch()
     const cpu = process.cpuUsage(cpu0)
     b.stop()
     if (prof) {
@@ -167,7 +171,7 @@ try {
     const admin = rt.kafka.admin()
     await admin.connect()
     try { await admin.deleteGroups([groupId(rt.cfg, PROCESSORS.tableSink)]) } finally { await admin.disconnect() }
-    return { sinkSeconds, startSeconds, firstRowSeconds, cpu }
+    return { sinkSeconds, startSeconds, fetchedSeconds: fetchedSeconds ?? sinkSeconds, firstRowSeconds, cpu }
   }
 
   /** The same rows straight into the peer table; rows are built outside the timed part (the peer measures ClickHouse, not the generator). */
@@ -201,6 +205,10 @@ try {
   console.log(`  sink (Kafka → ClickHouse)    ${Math.round(sinkRate).toLocaleString()} events/s  (median of ${ROUNDS}; round 1: ${first.sinkSeconds.toFixed(1)} s, started in ${first.startSeconds.toFixed(1)} s, first rows by ${first.firstRowSeconds?.toFixed(1)} s; ${perEvent(first.cpu)} µs CPU per event in this process)`)
   console.log(`  peer (direct insert)         ${Math.round(peerRate).toLocaleString()} rows/s    (median of ${ROUNDS}; ${PEER_FORMAT === 'rowbinary' ? 'RowBinary, as the sink inserts' : 'JSONEachRow'})`)
   console.log(`  sink / peer                  ${median(ratios).toFixed(2)} (median of the rounds' ratios: ${ratios.map((x) => x.toFixed(2)).join(', ')}; goal ≥ 0.85)`)
+  // The same without the sink's start and its first fetch (the consumer's join, and a fetch that
+  // kafkajs does not overlap with the batches before it): the rate of the decoding and inserting.
+  const after = rounds.map((x) => x.peerSeconds / (x.sinkSeconds - x.fetchedSeconds))
+  console.log(`  sink / peer after 1st fetch  ${median(after).toFixed(2)} (median: ${after.map((x) => x.toFixed(2)).join(', ')}; first fetch back at ${rounds.map((x) => x.fetchedSeconds.toFixed(2)).join(', ')} s)`)
   console.log(`  goal (≥ 50,000 events/s)     ${sinkRate >= 50_000 ? 'met' : 'not met'}`)
 } catch (err) {
   if (!(err instanceof Done)) throw err
