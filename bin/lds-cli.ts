@@ -253,6 +253,23 @@ search.command('compact [type]')
     console.log(`done in ${((Date.now() - started) / 1000).toFixed(1)} s`)
   }))
 
+const readModel = program.command('read-model').description('Inspect the API\'s read model (the LMDB store each API host keeps).')
+readModel.command('stats')
+  .description('Walk the read model read-only (an API may run on it) and print, per resource, rows and bytes of the stored rows (keys + values), of the large texts they still hold, of rendered details and list entries, and every sub-database\'s size.')
+  .option('--path <folder>', 'the read-model folder (default: the one of LDS_DATA_DIR, LDS_TOPIC_PREFIX and CLICKHOUSE_DATABASE)')
+  .option('--project <rows>', 'also project the bytes to these row counts, e.g. opinions=10000000,dockets=30000000 (bytes per row × rows; resources not named scale with the first)')
+  .option('--json', 'print the figures as JSON')
+  .action(async (o: { path?: string; project?: string; json?: boolean }) => {
+    const { readModelStats, storeFileIn, formatStats, parseProjection, project } = await import('./read-model-stats.js')
+    const { readModelPath } = await import('../api/read-model/consumer.js')
+    const { catalogue } = await import('../schemas/catalogue/index.js')
+    const rows = o.project ? parseProjection(o.project) : undefined
+    const stats = readModelStats(storeFileIn(o.path ?? readModelPath(loadConfig())), catalogue)
+    const projection = rows ? { rows, result: project(stats, rows) } : undefined
+    if (o.json) console.log(JSON.stringify(projection ? { ...stats, projection: { rows: Object.fromEntries(rows!), totalBytes: Math.round(projection.result.total), bytes: Object.fromEntries([...projection.result.byResource].map(([k, v]) => [k, Math.round(v)])) } } : stats))
+    else console.log(formatStats(stats, projection))
+  })
+
 program.command('migrate').description('Create or update the ClickHouse tables and register topic schemas.').action(async () => {
   const rt = createRuntime()
   try { await prepare(rt) } finally { await rt.close() }

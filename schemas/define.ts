@@ -52,6 +52,12 @@ export interface FieldDef {
   only?: readonly string[]
   /** Shown in responses but left out of OPTIONS actions, as the reference's metadata leaves it out. */
   unlisted?: boolean
+  /**
+   * A large text (an opinion's texts): the API's read model stores rows without it, and reads that
+   * show it fetch it from ClickHouse by key (api/read-model/large-texts.ts), so the copy every API
+   * host keeps does not grow with the corpus' texts.
+   */
+  large?: boolean
 }
 
 export type InputType = 'slug' | 'url' | 'email' | 'file upload' | 'decimal' | 'json' | 'list' | 'field' | 'integer' | 'string' | 'float' | 'boolean' | 'date' | 'datetime' | 'time' | 'choice' | 'multiple choice' | 'nested object'
@@ -194,7 +200,7 @@ function wholeTableIndex(r: ResourceDef): ListIndexDef | undefined {
 }
 
 const N = { nullable: true } as const
-type Opts = Partial<Pick<FieldDef, 'nullable' | 'choices' | 'maxLength' | 'minValue' | 'maxValue' | 'readOnly' | 'required' | 'label' | 'input' | 'writeOnly' | 'hidden' | 'help' | 'asId' | 'single' | 'only' | 'unlisted'>>
+type Opts = Partial<Pick<FieldDef, 'nullable' | 'choices' | 'maxLength' | 'minValue' | 'maxValue' | 'readOnly' | 'required' | 'label' | 'input' | 'writeOnly' | 'hidden' | 'help' | 'asId' | 'single' | 'only' | 'unlisted' | 'large'>>
 
 /** Field constructors: `field.date(N)` is a nullable date. */
 export const field = {

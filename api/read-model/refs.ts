@@ -5,6 +5,7 @@
  * by username).
  */
 import type { Catalogue } from '../../schemas/catalogue/index.js'
+import { columnOf } from '../../schemas/define.js'
 import type { RefColumns, KeyKinds } from './store.js'
 
 /** Lookups by column that are not relations: resource → columns. */
@@ -27,4 +28,17 @@ export function refColumnsOf(cat: Catalogue): RefColumns {
 
 export function keyKindsOf(cat: Catalogue): KeyKinds {
   return new Map(cat.resources.map((r) => [r.name, r.keyKind]))
+}
+
+/**
+ * Columns the read model leaves out of stored rows (fields marked `large`: an opinion's texts),
+ * per stored resource; reads that show them fetch them from ClickHouse (large-texts.ts).
+ */
+export function largeColumnsOf(cat: Catalogue): ReadonlyMap<string, readonly string[]> {
+  const out = new Map<string, string[]>()
+  for (const r of cat.stored) {
+    const cols = Object.entries(r.fields).filter(([, d]) => d.large).map(([n, d]) => columnOf(n, d))
+    if (cols.length) out.set(r.name, cols)
+  }
+  return out
 }

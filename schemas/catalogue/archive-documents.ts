@@ -24,7 +24,7 @@ export const archiveDocuments = defineResource({
     ia_upload_failure_count: field.int({ ...INT16, nullable: true }),
     thumbnail: field.string({ maxLength: 100, input: 'file upload', nullable: true }),
     thumbnail_status: field.int({ choices: THUMBNAIL_STATUS }),
-    plain_text: field.string(),
+    plain_text: field.string({ large: true }),
     ocr_status: field.int({ choices: OCR_STATUS, nullable: true }),
     date_upload: field.datetime(N),
     document_number: field.string({ maxLength: 32 }),

@@ -11,7 +11,7 @@ export const citationTexts = defineResource({
   search: { types: ['o'] },
   fields: {
     id: field.int(),
-    html_with_citations: field.string(),
+    html_with_citations: field.string({ large: true }),
     cited_clusters: field.m2m('clusters'),
   },
   filters: {},
