@@ -49,6 +49,7 @@ import { clickhouseSource, readModelSource } from './engine/source.js'
 import { listIndexAccess } from './read-model/list-access.js'
 import { createObjectCache } from './engine/object-cache.js'
 import { refColumnsOf } from './read-model/refs.js'
+import { createLargeTexts } from './read-model/large-texts.js'
 import type { Redis } from 'ioredis'
 import { recordsGatewayOf } from '../clients/records-gateway.js'
 import { memoryRecordsSessions, type RecordsSessions } from '../clients/records-sessions.js'
@@ -135,7 +136,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Serialized objects (details and list rows) kept while what they are built from is unchanged.
   const objects = epochs && deps.cfg.objectCacheEntries > 0 ? createObjectCache(epochs, { maxEntries: deps.cfg.objectCacheEntries }) : undefined
   // Whole rows (details, list pages, related sets) from the read model; ClickHouse chooses list pages.
-  const source = readModel ? readModelSource(readModel.store, refColumnsOf(deps.catalogue), clickhouseSource(deps.db, deps.catalogue), () => readModel.caughtUp(), deps.catalogue) : undefined
+  // Large texts (opinions' and the like), which the read model does not store, from ClickHouse by key, kept in an LRU.
+  const tables = clickhouseSource(deps.db, deps.catalogue)
+  const texts = readModel ? createLargeTexts({ db: deps.db, catalogue: deps.catalogue, maxBytes: deps.cfg.readModelMaxGb * 2 ** 30, fallback: tables }) : undefined
+  const source = readModel ? readModelSource(readModel.store, refColumnsOf(deps.catalogue), tables, () => readModel.caughtUp(), deps.catalogue, texts) : undefined
   // Lists the read model's list indexes cover come from there, while it holds all ClickHouse holds.
   const lists = readModel && watermarks ? listIndexAccess(deps.cfg, readModel, watermarks) : undefined
   const searchEngine = createSearchEngine(deps.db)

@@ -67,6 +67,11 @@ export interface Config {
   readonly objectCacheEntries: number
   /** The most MB of rendered details the API reads once after its read model caught up (0: none). */
   readonly readModelWarmMb: number
+  /**
+   * The most GB of large texts (fields marked `large`, which the read model does not store) an API
+   * process keeps after fetching them from ClickHouse: an LRU by bytes, keyed by row version (0: none).
+   */
+  readonly readModelMaxGb: number
   /** `kafkaSasl`: the SASL/SCRAM listener outside consumers use (`lds consumers create`); the service itself uses `kafka`. */
   readonly ports: Readonly<{ kafka: number; kafkaController: number; kafkaSasl: number; registry: number; clickhouseHttp: number; clickhouseTcp: number }>
   /**
@@ -150,6 +155,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     feedMaxReaders: Math.max(1, int(env, 'LDS_FEED_MAX_READERS', 200)),
     sampleOpinions: Math.max(1, int(env, 'LDS_SAMPLE_OPINIONS', 10_000)),
     readModelWarmMb: Math.max(0, int(env, 'LDS_READ_MODEL_WARM_MB', Math.floor(os.totalmem() / 4 / 2 ** 20))),
+    readModelMaxGb: Math.max(0, int(env, 'LDS_READ_MODEL_MAX_GB', 1)),
     rates: Object.freeze({
       user: env.LDS_RATE_USER || '5000/hour', anonV3: env.LDS_RATE_ANON_V3 || '100/day', anonV4: env.LDS_RATE_ANON_V4 || '1000/hour',
       tags: env.LDS_RATE_TAGS || '1000/hour', fetch: env.LDS_RATE_FETCH || '30/min', apiUsage: env.LDS_RATE_API_USAGE || '10/min,120/hour',

@@ -82,6 +82,26 @@ export function compileReader(cat: Catalogue, r: ResourceDef, serializer: Serial
   const kindOf = (field: string) => (r.fields[field]?.kind === 'datetime' ? 'datetime' : 'int') as 'int' | 'datetime'
   const planList = compileListPlanner(cat, r, listIndexesOf(cat).get(r.name))
 
+  // Fields the read model does not store (large texts) and an answer may leave out: a request whose
+  // fields=/omit= shows none of them reads its rows without them (no ClickHouse query for texts),
+  // and keeps none of its objects in the object cache (they lack those fields). Not where the
+  // resource shows objects of another resource with large texts (nested or embedded).
+  const largeFields = Object.entries(r.fields).filter(([, d]) => d.large).map(([n]) => n)
+  const showsOthersLarge = Object.values(r.fields).some((d) => (d.kind === 'nested' || (d.kind === 'fk' && d.embed))
+    && Object.values(cat.get(d.from ?? d.target!).fields).some((f) => f.large))
+  const names = (s: string | undefined) => (s ?? '').split(',').map((x) => x.trim()).filter(Boolean)
+  function forSelection(req: ListRequest, ctx: RequestContext): RequestContext {
+    const without = ctx.source?.withoutLarge
+    if (!largeFields.length || showsOthersLarge || !without) return ctx
+    const fields = first(req.params, 'fields')
+    const omit = first(req.params, ctx.version === 'v4' ? 'omit' : 'fields!')
+    // As compileFieldSelection reads them: v4 names nest with __ (a kept child keeps its parent; an omitted one does not drop it).
+    const kept = fields === undefined ? undefined : new Set(names(fields).map((n) => (ctx.version === 'v4' ? n.split('__')[0] : n)))
+    const dropped = new Set(names(omit).filter((n) => ctx.version !== 'v4' || !n.includes('__')))
+    const shown = largeFields.some((f) => (!kept || kept.has(f)) && !dropped.has(f))
+    return shown ? ctx : { ...ctx, source: without, objects: undefined }
+  }
+
   /** A plan when the read model's list indexes answer this list for this caller now. */
   function planOf(req: ListRequest, ctx: RequestContext, o: Ordering): ListPlan | undefined {
     if (!ctx.lists?.usable(r.name)) return undefined
@@ -340,7 +360,8 @@ export function compileReader(cat: Catalogue, r: ResourceDef, serializer: Serial
   }
 
   return {
-    async list(req, ctx) {
+    async list(req, requestCtx) {
+      const ctx = forSelection(req, requestCtx)
       const where = whereOf(req.params, ctx)
       const o = ordering(first(req.params, 'order_by'))
       const plan = planOf(req, ctx, o)
@@ -351,7 +372,8 @@ export function compileReader(cat: Catalogue, r: ResourceDef, serializer: Serial
       if (ctx.version === 'v4' && !refused && isCursorOrdering(r, o)) return cursorMode(req, ctx, where, o, plan)
       return pageMode(req, ctx, where, o, plan)
     },
-    async detail(id, req, ctx) {
+    async detail(id, req, requestCtx) {
+      const ctx = forSelection(req, requestCtx)
       if (r.keyKind === 'int' && !/^\d+$/.test(id)) throw new LdsError('LDS_ERR_NOT_FOUND')
       const [row] = await sourceOf(ctx).byKeys(r, [r.keyKind === 'int' ? Number(id) : id])
       if (!row && r.redirections && /^\d+$/.test(id)) await redirect(Number(id), req, ctx)

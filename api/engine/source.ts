@@ -7,12 +7,18 @@
  *    ClickHouse chose: those are asked of the fallback source, so a page never loses a row the read
  *    model lags behind on. Before it has caught up, every miss is asked of the fallback.
  * Rows are in storage form either way (stored columns by name); callers match them by key.
+ *
+ * The read model stores rows without their large columns (fields marked `large`); with a
+ * `LargeTexts` (api/read-model/large-texts.ts) the rows of those resources are completed from
+ * ClickHouse, else they are read whole from the fallback.
  */
 import { sql, ident, join, type Sql } from '../../core/sql.js'
 import { INLINE_KEYS, selectFinalIn, type Db } from '../../core/clickhouse.js'
 import type { ResourceDef } from '../../schemas/define.js'
 import type { Catalogue } from '../../schemas/catalogue/index.js'
 import type { ReadStore } from '../read-model/store.js'
+import type { LargeTexts, VersionedRow } from '../read-model/large-texts.js'
+import { largeColumnsOf } from '../read-model/refs.js'
 
 export type Row = Record<string, unknown>
 
@@ -24,6 +30,11 @@ export interface RowSource {
    * caller reads (a reverse link needs the key alone, which the read model has without reading rows).
    */
   byColumn(r: ResourceDef, column: string, values: readonly unknown[], opts?: { columns?: readonly string[] }): Promise<Row[]>
+  /**
+   * The same source leaving rows without the large columns the read model does not store (no
+   * ClickHouse query for them), for an answer that shows none of them (`fields=`/`omit=`).
+   */
+  readonly withoutLarge?: RowSource
 }
 
 export function clickhouseSource(db: Db, cat: Catalogue): RowSource {
@@ -47,34 +58,61 @@ export function clickhouseSource(db: Db, cat: Catalogue): RowSource {
   }
 }
 
-export function readModelSource(store: ReadStore, indexed: ReadonlyMap<string, readonly string[]>, fallback: RowSource, caughtUp: () => boolean, cat?: Catalogue): RowSource {
+export function readModelSource(store: ReadStore, indexed: ReadonlyMap<string, readonly string[]>, fallback: RowSource, caughtUp: () => boolean, cat?: Catalogue, texts?: LargeTexts): RowSource {
   /** Views read the rows of the resource whose table they share. */
   const storage = (r: ResourceDef) => (cat ? cat.storageOf(r).name : r.name)
-  return {
-    async byKeys(r, keys, opts = {}) {
-      const out: Row[] = []
-      const missing: unknown[] = []
-      for (const k of keys) {
-        const row = store.get(storage(r), k as string | number)
-        if (row) out.push(row)
-        else missing.push(k)
-      }
-      if (missing.length && (opts.listed || !caughtUp())) out.push(...await fallback.byKeys(r, missing))
-      return out
-    },
-    async byColumn(r, column, values, opts = {}) {
-      if (!indexed.get(storage(r))?.includes(column)) return fallback.byColumn(r, column, values, opts)
-      // The index holds (column value → keys): when those are all the caller reads, no row is decoded.
-      const keysOnly = !!opts.columns && opts.columns.every((c) => c === r.key || c === column)
-      const out: Row[] = []
-      for (const v of values) {
-        for (const k of store.keysWhere(storage(r), column, v)) {
-          if (keysOnly) { out.push({ [r.key]: k, [column]: v }); continue }
-          const row = store.get(storage(r), k)
-          if (row) out.push(row)
+  const large = cat ? largeColumnsOf(cat) : new Map<string, readonly string[]>()
+  return { ...source(true), withoutLarge: source(false) }
+
+  /** `completeTexts`: rows of resources with large columns get them (else they are left as stored). */
+  function source(completeTexts: boolean): RowSource {
+    return {
+      async byKeys(r, keys, opts = {}) {
+        if (completeTexts && large.has(storage(r))) {
+          // Stored without their large texts: completed by `texts`, else read whole from the fallback.
+          if (!texts) return keys.length ? fallback.byKeys(r, keys, opts) : []
+          const found: VersionedRow[] = []
+          const missing: unknown[] = []
+          for (const k of keys) {
+            const s = store.stored(storage(r), k as string | number)
+            if (s?.row) found.push({ row: s.row, v: s.v })
+            else missing.push(k)
+          }
+          const out = await texts.complete(r, found)
+          if (missing.length && (opts.listed || !caughtUp())) out.push(...await fallback.byKeys(r, missing))
+          return out
         }
-      }
-      return out
-    },
+        const out: Row[] = []
+        const missing: unknown[] = []
+        for (const k of keys) {
+          const row = store.get(storage(r), k as string | number)
+          if (row) out.push(row)
+          else missing.push(k)
+        }
+        if (missing.length && (opts.listed || !caughtUp())) out.push(...await fallback.byKeys(r, missing))
+        return out
+      },
+      async byColumn(r, column, values, opts = {}) {
+        if (!indexed.get(storage(r))?.includes(column)) return fallback.byColumn(r, column, values, opts)
+        // The index holds (column value → keys): when those are all the caller reads, no row is decoded.
+        const keysOnly = !!opts.columns && opts.columns.every((c) => c === r.key || c === column)
+        const withTexts = completeTexts && !keysOnly && large.has(storage(r))
+        if (withTexts && !texts) return fallback.byColumn(r, column, values, opts)
+        const out: Row[] = []
+        const found: VersionedRow[] = []
+        for (const v of values) {
+          for (const k of store.keysWhere(storage(r), column, v)) {
+            if (keysOnly) { out.push({ [r.key]: k, [column]: v }); continue }
+            if (withTexts) { const s = store.stored(storage(r), k); if (s?.row) found.push({ row: s.row, v: s.v }); continue }
+            const row = store.get(storage(r), k)
+            if (row) out.push(row)
+          }
+        }
+        if (!withTexts) return out
+        // In key order, as the rows came (completed rows come back in any order).
+        const completed = new Map((await texts!.complete(r, found)).map((row) => [String(row[r.key]), row]))
+        return found.map((x) => completed.get(String(x.row[r.key]))).filter((x): x is Row => x !== undefined)
+      },
+    }
   }
 }

@@ -17,7 +17,7 @@ import { subscribeAll, endOffsets, stoppableConsumer, commitBatch, IDLE_FETCH_WA
 import type { Catalogue } from '../../schemas/catalogue/index.js'
 import { entityTopic, resourceOfTopic, createDecoder, validateEntityEvent } from '../../schemas/events/index.js'
 import { openReadStore, type ReadStore, type AppliedEvent } from './store.js'
-import { refColumnsOf, keyKindsOf } from './refs.js'
+import { refColumnsOf, keyKindsOf, largeColumnsOf } from './refs.js'
 import { listIndexesOf } from './list-index.js'
 import { renderedResourcesOf, type DetailRenderer } from './rendered-details.js'
 
@@ -66,7 +66,7 @@ export function readModelPath(cfg: Pick<Config, 'dataDir' | 'topicPrefix' | 'cli
 export function createReadModel(deps: ReadModelDeps, opts: { path?: string } = {}): ReadModel {
   const { cfg, catalogue: cat } = deps
   const log = deps.log.child({ component: 'read-model' })
-  const store = openReadStore(opts.path ?? readModelPath(cfg), refColumnsOf(cat), keyKindsOf(cat), listIndexesOf(cat), renderedResourcesOf(cat))
+  const store = openReadStore(opts.path ?? readModelPath(cfg), refColumnsOf(cat), keyKindsOf(cat), listIndexesOf(cat), renderedResourcesOf(cat), largeColumnsOf(cat))
   let renderer: DetailRenderer | undefined
   const decode = createDecoder(deps.registry)
   const keyFieldOf = new Map(cat.resources.map((r) => [r.name, r.key]))

@@ -6,7 +6,7 @@
  * on from the offsets it committed with the data.
  *
  * Layout (sub-databases of one environment):
- *   entities  [resource, key]          → { v: version, row: stored columns } or { v, d: 1 } (a delete)
+ *   entities  [resource, key]          → { v: version, row: stored columns but the large ones } or { v, d: 1 } (a delete)
  *   refs      [resource, column, value] → keys of rows whose `column` holds `value` (sorted duplicates)
  *   lists     [resource, index, ...by values, rank, order value, key] → 1 (api/read-model/list-index.ts)
  *   listCounts [resource, index, ...by values, rank, bucket]         → how many `lists` keys the bucket holds
@@ -91,8 +91,13 @@ export type WarmResult = { entries: number; bytes: number } | { skipped: 'too la
 /** Rendered details read per turn of the event loop while warming (about 2 ms). */
 const WARM_CHUNK = 500
 
-/** The layout of the values; a store in another layout is rebuilt from the topics (7: large rows compressed; 8: a short origin mark in rendered texts). */
-const STORE_FORMAT = '8'
+/**
+ * The layout of the values; a store in another layout is rebuilt from the topics (7: large rows
+ * compressed; 8: a short origin mark in rendered texts; 9: rows without their large columns, the
+ * fields marked `large`: a store that held them is built again without them, and a change of which
+ * fields are large needs a new format too).
+ */
+const STORE_FORMAT = '9'
 
 /**
  * The store's file in its folder: named by its layout and by the list indexes it keeps, so a store in
@@ -146,7 +151,8 @@ export type KeyKinds = ReadonlyMap<string, 'int' | 'string'>
  * Opens (or makes) the store of `folder`. `listIndexes` must be the catalogue's (listIndexesOf): the
  * file is named by them, and files of other names are deleted as older layouts.
  */
-export function openReadStore(folder: string, refColumns: RefColumns, keyKinds: KeyKinds, listIndexes: ListIndexes, renderedResources: ReadonlySet<string> = new Set()): ReadStore {
+export function openReadStore(folder: string, refColumns: RefColumns, keyKinds: KeyKinds, listIndexes: ListIndexes, renderedResources: ReadonlySet<string> = new Set(),
+  largeColumns: ReadonlyMap<string, readonly string[]> = new Map()): ReadStore {
   mkdirSync(folder, { recursive: true })
   // One file per layout: a store in another layout is deleted, not emptied (emptying a million-row
   // store entry by entry kept a 1M-docket API from listening for minutes).
@@ -214,6 +220,15 @@ export function openReadStore(folder: string, refColumns: RefColumns, keyKinds: 
     const n = (listCounts.get(c) ?? 0) + by
     if (n > 0) listCounts.put(c, n)
     else listCounts.remove(c)
+  }
+
+  /** A row as stored: without its large columns (refs.ts largeColumnsOf; api/read-model/large-texts.ts reads them). */
+  function storedForm(resource: string, row: Row): Row {
+    const cols = largeColumns.get(resource)
+    if (!cols) return row
+    const out: Row = {}
+    for (const c in row) if (!cols.includes(c)) out[c] = row[c]
+    return out
   }
 
   const keyOf = (resource: string, key: Key): Key => (keyKinds.get(resource) === 'int' ? Number(key) : key)
@@ -287,7 +302,7 @@ export function openReadStore(folder: string, refColumns: RefColumns, keyKinds: 
           const listsAfter = event.op === 'upsert' ? listKeys(resource, event.entity!, key) : []
           for (const k of listsBefore) if (!listsAfter.some((n) => sameKey(n, k))) { lists.remove(k); countIn(k, -1) }
           for (const k of listsAfter) if (!listsBefore.some((o) => sameKey(o, k))) { lists.put(k, 1); countIn(k, 1) }
-          entities.put([resource, key], event.op === 'upsert' ? { v: event.version, row: event.entity! } : { v: event.version, d: 1 })
+          entities.put([resource, key], event.op === 'upsert' ? { v: event.version, row: storedForm(resource, event.entity!) } : { v: event.version, d: 1 })
           applied++
           changed.add(resource)
         }
