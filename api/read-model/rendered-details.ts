@@ -100,7 +100,10 @@ export function createDetailRenderer(deps: {
     if (!s) { s = fastJsonStringify(resourceSchema(cat, r, { version: 'v4', partial: true }) as never) as (obj: unknown) => string; stringify.set(r.name, s) }
     return s
   }
-  /** Resources found to read something the read model does not hold (a related set it does not index): not rendered. */
+  /**
+   * Resources found to read something the read model does not hold (a related set it does not
+   * index, a row of a resource with large texts, which it stores without them): not rendered.
+   */
   const refused = new Set<string>()
   let failures = 0
 
@@ -143,7 +146,7 @@ export function createDetailRenderer(deps: {
     } catch (err) {
       if (err instanceof Outside) {
         refused.add(resource)
-        deps.log.warn({ resource }, 'a rendered detail reads rows the read model does not index: this resource is not rendered')
+        deps.log.warn({ resource }, 'a rendered detail reads rows the read model does not index, or large texts it does not keep: this resource is not rendered')
       } else if (failures++ < 10) {
         deps.log.warn({ resource, key, err: (err as Error).message }, 'a detail could not be rendered: requests build it')
       }
