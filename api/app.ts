@@ -136,9 +136,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Serialized objects (details and list rows) kept while what they are built from is unchanged.
   const objects = epochs && deps.cfg.objectCacheEntries > 0 ? createObjectCache(epochs, { maxEntries: deps.cfg.objectCacheEntries }) : undefined
   // Whole rows (details, list pages, related sets) from the read model; ClickHouse chooses list pages.
-  // Large texts (opinions' and the like), which the read model does not store, from ClickHouse by key, kept in an LRU.
+  // With LDS_READ_MODEL_TEXTS=clickhouse, large texts (opinions' and the like), which the read model
+  // then does not store, come from ClickHouse by key and are kept in an LRU.
   const tables = clickhouseSource(deps.db, deps.catalogue)
-  const texts = readModel ? createLargeTexts({ db: deps.db, catalogue: deps.catalogue, maxBytes: deps.cfg.readModelMaxGb * 2 ** 30, fallback: tables }) : undefined
+  const texts = readModel && deps.cfg.readModelTexts === 'clickhouse' ? createLargeTexts({ db: deps.db, catalogue: deps.catalogue, maxBytes: deps.cfg.readModelMaxGb * 2 ** 30, fallback: tables }) : undefined
   const source = readModel ? readModelSource(readModel.store, refColumnsOf(deps.catalogue), tables, () => readModel.caughtUp(), deps.catalogue, texts) : undefined
   // Lists the read model's list indexes cover come from there, while it holds all ClickHouse holds.
   const lists = readModel && watermarks ? listIndexAccess(deps.cfg, readModel, watermarks) : undefined

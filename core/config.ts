@@ -72,6 +72,13 @@ export interface Config {
    * process keeps after fetching them from ClickHouse: an LRU by bytes, keyed by row version (0: none).
    */
   readonly readModelMaxGb: number
+  /**
+   * Where the API's read model keeps the fields marked `large` (opinions' texts and the like):
+   * 'local' in the read model, as every other field (a detail costs no query; the store grows with
+   * the corpus), or 'clickhouse': read from ClickHouse by key when an answer shows them and kept in
+   * an LRU of readModelMaxGb (the store stays small; a text not kept costs a query).
+   */
+  readonly readModelTexts: 'local' | 'clickhouse'
   /** `kafkaSasl`: the SASL/SCRAM listener outside consumers use (`lds consumers create`); the service itself uses `kafka`. */
   readonly ports: Readonly<{ kafka: number; kafkaController: number; kafkaSasl: number; registry: number; clickhouseHttp: number; clickhouseTcp: number }>
   /**
@@ -156,6 +163,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sampleOpinions: Math.max(1, int(env, 'LDS_SAMPLE_OPINIONS', 10_000)),
     readModelWarmMb: Math.max(0, int(env, 'LDS_READ_MODEL_WARM_MB', Math.floor(os.totalmem() / 4 / 2 ** 20))),
     readModelMaxGb: Math.max(0, int(env, 'LDS_READ_MODEL_MAX_GB', 1)),
+    readModelTexts: oneOf(env, 'LDS_READ_MODEL_TEXTS', ['local', 'clickhouse'] as const, 'local'),
     rates: Object.freeze({
       user: env.LDS_RATE_USER || '5000/hour', anonV3: env.LDS_RATE_ANON_V3 || '100/day', anonV4: env.LDS_RATE_ANON_V4 || '1000/hour',
       tags: env.LDS_RATE_TAGS || '1000/hour', fetch: env.LDS_RATE_FETCH || '30/min', apiUsage: env.LDS_RATE_API_USAGE || '10/min,120/hour',

@@ -61,8 +61,9 @@ export function clickhouseSource(db: Db, cat: Catalogue): RowSource {
 export function readModelSource(store: ReadStore, indexed: ReadonlyMap<string, readonly string[]>, fallback: RowSource, caughtUp: () => boolean, cat?: Catalogue, texts?: LargeTexts): RowSource {
   /** Views read the rows of the resource whose table they share. */
   const storage = (r: ResourceDef) => (cat ? cat.storageOf(r).name : r.name)
-  const large = cat ? largeColumnsOf(cat) : new Map<string, readonly string[]>()
-  return { ...source(true), withoutLarge: source(false) }
+  // Large columns are out of the store only where their texts are read from ClickHouse (LDS_READ_MODEL_TEXTS).
+  const large = cat && texts ? largeColumnsOf(cat) : new Map<string, readonly string[]>()
+  return texts ? { ...source(true), withoutLarge: source(false) } : source(true)
 
   /** `completeTexts`: rows of resources with large columns get them (else they are left as stored). */
   function source(completeTexts: boolean): RowSource {

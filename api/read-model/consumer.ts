@@ -66,7 +66,8 @@ export function readModelPath(cfg: Pick<Config, 'dataDir' | 'topicPrefix' | 'cli
 export function createReadModel(deps: ReadModelDeps, opts: { path?: string } = {}): ReadModel {
   const { cfg, catalogue: cat } = deps
   const log = deps.log.child({ component: 'read-model' })
-  const store = openReadStore(opts.path ?? readModelPath(cfg), refColumnsOf(cat), keyKindsOf(cat), listIndexesOf(cat), renderedResourcesOf(cat), largeColumnsOf(cat))
+  const store = openReadStore(opts.path ?? readModelPath(cfg), refColumnsOf(cat), keyKindsOf(cat), listIndexesOf(cat), renderedResourcesOf(cat),
+    cfg.readModelTexts === 'clickhouse' ? largeColumnsOf(cat) : new Map())
   let renderer: DetailRenderer | undefined
   const decode = createDecoder(deps.registry)
   const keyFieldOf = new Map(cat.resources.map((r) => [r.name, r.key]))

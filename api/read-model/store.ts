@@ -93,11 +93,12 @@ const WARM_CHUNK = 500
 
 /**
  * The layout of the values; a store in another layout is rebuilt from the topics (7: large rows
- * compressed; 8: a short origin mark in rendered texts; 9: rows without their large columns, the
- * fields marked `large`: a store that held them is built again without them, and a change of which
- * fields are large needs a new format too).
+ * compressed; 8: a short origin mark in rendered texts; 9: rows without their large columns; 10: with
+ * or without them by LDS_READ_MODEL_TEXTS, the store's format naming which (`10` or `10-large-out`),
+ * so a store kept in the other way is built again. A change of which fields are large needs a new
+ * format too).
  */
-const STORE_FORMAT = '9'
+const STORE_FORMAT = '10'
 
 /**
  * The store's file in its folder: named by its layout and by the list indexes it keeps, so a store in
@@ -183,10 +184,12 @@ export function openReadStore(folder: string, refColumns: RefColumns, keyKinds: 
   const dependsOn: Database<IndexKey[], [string, Key]> = root.openDB({ name: 'dependsOn' })
   const dependents: Database<string[], IndexKey> = root.openDB({ name: 'dependents' })
   const refSets: Database<number, IndexKey> = root.openDB({ name: 'refSets' })
-  if (meta.get('format') !== STORE_FORMAT) {
-    // A new file: record its layout; a new id names a new consumer group, which reads the topics from the beginning.
+  const format = largeColumns.size ? `${STORE_FORMAT}-large-out` : STORE_FORMAT
+  if (meta.get('format') !== format) {
+    // A new file, or one that keeps large texts the other way: record its layout; a new id names a
+    // new consumer group, which reads the topics from the beginning.
     for (const db of [entities, refs, lists, listCounts, offsets, epochs, rendered, stale, dependsOn, dependents, refSets, meta] as { clearSync(): void }[]) db.clearSync()
-    meta.putSync('format', STORE_FORMAT)
+    meta.putSync('format', format)
   }
   let storeId = meta.get('storeId')
   if (!storeId) { storeId = randomUUID(); meta.putSync('storeId', storeId) }

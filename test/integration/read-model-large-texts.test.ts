@@ -27,7 +27,7 @@ const opinion = (id: number, text: string) => ({
 })
 
 t.test('large texts come from ClickHouse, as a read without the read model shows them', async (t) => {
-  const rt = await testStack(t)
+  const rt = await testStack(t, { LDS_READ_MODEL_TEXTS: 'clickhouse' })
   const streams = await startProcessors(rt, ['table-sink'])
   t.teardown(() => stopAll(rt, streams))
   const pub = await openPublisher(rt)
