@@ -282,11 +282,19 @@ export function compileRowTranscoder(writerSchema: unknown, columns: readonly Bi
     if (i === keyIndex) keyAt = r.pos
     if (isNull(s)) return
     if (!s.array) { skipLeaf(s.leaf); return }
+    eachItem(s.leaf, skipLeaf)
+  }
+
+  /** Calls `each` on every item of the array at the reader's position, block after block; the item count. */
+  function eachItem(leaf: Leaf, each: (leaf: Leaf) => void): number {
+    let total = 0
     for (;;) {
       let n = r.long()
-      if (n === 0) return
+      if (n === 0) return total
+      // A negative count is followed by the block's size in bytes.
       if (n < 0) { n = -n; r.long() }
-      for (let k = 0; k < n; k++) skipLeaf(s.leaf)
+      total += n
+      for (let k = 0; k < n; k++) each(leaf)
     }
   }
 
@@ -308,22 +316,9 @@ export function compileRowTranscoder(writerSchema: unknown, columns: readonly Bi
     // More than one block: counted first, then copied again.
     r.pos = itemsFrom
     o.at = countAt
-    let total = 0
-    for (;;) {
-      let m = r.long()
-      if (m === 0) break
-      if (m < 0) { m = -m; r.long() }
-      total += m
-      for (let k = 0; k < m; k++) skipLeaf(s.leaf)
-    }
-    o.varUInt(total)
+    o.varUInt(eachItem(s.leaf, skipLeaf))
     r.pos = itemsFrom
-    for (;;) {
-      let m = r.long()
-      if (m === 0) break
-      if (m < 0) { m = -m; r.long() }
-      for (let k = 0; k < m; k++) copyLeaf(s.leaf)
-    }
+    eachItem(s.leaf, copyLeaf)
   }
 
   function writeDefault(p: (typeof plan)[number]) {
