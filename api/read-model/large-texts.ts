@@ -1,7 +1,9 @@
 /**
- * The large texts (fields marked `large`: an opinion's plain_text, html…, a citation text, an
- * archive document's plain_text) are not kept in the read model: at the full corpus they are most
- * of it, and every API host keeps a whole copy (`lds read-model stats`, docs/benchmarks.md). Rows
+ * With LDS_READ_MODEL_TEXTS=clickhouse, the large texts (fields marked `large`: an opinion's
+ * plain_text, html…, a citation text, an archive document's plain_text) are not kept in the read
+ * model: at the full corpus they are most of it, and every API host keeps a whole copy (`lds
+ * read-model stats`, docs/benchmarks.md). The default keeps them (a cold read here costs a
+ * ClickHouse point read, which decompresses a granule of texts: about 10 ms). Rows
  * of those resources are stored without them, and the reads that show them complete the rows here:
  * one ClickHouse query per page (`SELECT key, _version, <large columns> … FINAL WHERE key IN …`,
  * keys bound), its answers kept in an LRU bounded by bytes (LDS_READ_MODEL_MAX_GB).
