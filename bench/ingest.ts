@@ -116,7 +116,7 @@ try {
   await rt.db.command(sql`CREATE TABLE ${ident(id)}.opinions_peer AS ${table}`)
   const codec = createEntityCodec(rt.catalogue, rt.catalogue.get('opinions'))
   const columns = sinkColumns(rt.catalogue, rt.catalogue.get('opinions'))
-  const rounds: { sinkSeconds: number; startSeconds: number; fetchedSeconds: number; firstRowSeconds?: number; cpu: NodeJS.CpuUsage; peerSeconds: number }[] = []
+  const rounds: { sinkSeconds: number; startSeconds: number; fetchedSeconds: number; firstRowSeconds?: number; cpu: NodeJS.CpuUsage; peakHeapMb: number; peerSeconds: number }[] = []
   for (let r = 1; r <= ROUNDS; r++) {
     const sinkFirst = r % 2 === 1
     let peerSeconds = 0
@@ -150,6 +150,9 @@ try {
     let fetchedSeconds: number | undefined
     const offBatch = sink.consumer.on(sink.consumer.events.START_BATCH_PROCESS, () => { fetchedSeconds ??= (performance.now() - t0) / 1000 })
     let firstRowSeconds: number | undefined
+    // The process's largest heap while the sink drains (what its fetches hold at once).
+    let peakHeapMb = 0
+    const sampler = setInterval(() => { peakHeapMb = Math.max(peakHeapMb, process.memoryUsage().heapUsed / 2 ** 20) }, 50)
     for (;;) {
       const n = await count()
       if (n > 0) firstRowSeconds ??= (performance.now() - t0) / 1000
@@ -158,6 +161,7 @@ try {
       await new Promise((res) => setTimeout(res, 250))
     }
     const sinkSeconds = (performance.now() - t0) / 1000
+    clearInterval(sampler)
     offBatch()
     const cpu = process.cpuUsage(cpu0)
     b.stop()
@@ -171,7 +175,7 @@ try {
     const admin = rt.kafka.admin()
     await admin.connect()
     try { await admin.deleteGroups([groupId(rt.cfg, PROCESSORS.tableSink)]) } finally { await admin.disconnect() }
-    return { sinkSeconds, startSeconds, fetchedSeconds: fetchedSeconds ?? sinkSeconds, firstRowSeconds, cpu }
+    return { sinkSeconds, startSeconds, fetchedSeconds: fetchedSeconds ?? sinkSeconds, firstRowSeconds, cpu, peakHeapMb }
   }
 
   /** The same rows straight into the peer table; rows are built outside the timed part (the peer measures ClickHouse, not the generator). */
@@ -208,6 +212,7 @@ try {
   // The same without the sink's start and its first fetch (the consumer's join, and a fetch that
   // kafkajs does not overlap with the batches before it): the rate of the decoding and inserting.
   const after = rounds.map((x) => x.peerSeconds / (x.sinkSeconds - x.fetchedSeconds))
+  console.log(`  sink's peak heap             ${rounds.map((x) => `${Math.round(x.peakHeapMb)} MB`).join(', ')} (per round; LDS_SINK_FETCH_BYTES ${rt.cfg.sinkFetchBytes.toLocaleString()} per partition)`)
   console.log(`  sink / peer after 1st fetch  ${median(after).toFixed(2)} (median: ${after.map((x) => x.toFixed(2)).join(', ')}; first fetch back at ${rounds.map((x) => x.fetchedSeconds.toFixed(2)).join(', ')} s)`)
   console.log(`  goal (≥ 50,000 events/s)     ${sinkRate >= 50_000 ? 'met' : 'not met'}`)
 } catch (err) {
