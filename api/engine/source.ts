@@ -8,9 +8,9 @@
  *    model lags behind on. Before it has caught up, every miss is asked of the fallback.
  * Rows are in storage form either way (stored columns by name); callers match them by key.
  *
- * The read model stores rows without their large columns (fields marked `large`); with a
- * `LargeTexts` (api/read-model/large-texts.ts) the rows of those resources are completed from
- * ClickHouse, else they are read whole from the fallback.
+ * With LDS_READ_MODEL_TEXTS=clickhouse the read model stores rows without their large columns
+ * (fields marked `large`), and the app passes a `LargeTexts` (api/read-model/large-texts.ts) that
+ * completes the rows of those resources from ClickHouse; without one, rows are read as stored.
  */
 import { sql, ident, join, type Sql } from '../../core/sql.js'
 import { INLINE_KEYS, selectFinalIn, type Db } from '../../core/clickhouse.js'
@@ -67,29 +67,26 @@ export function readModelSource(store: ReadStore, indexed: ReadonlyMap<string, r
 
   /** `completeTexts`: rows of resources with large columns get them (else they are left as stored). */
   function source(completeTexts: boolean): RowSource {
+    /** What completes the rows of `r` with their large texts, where the store holds them without and this source shows them. */
+    const completerOf = (r: ResourceDef) => (completeTexts && large.has(storage(r)) ? texts : undefined)
     return {
       async byKeys(r, keys, opts = {}) {
-        if (completeTexts && large.has(storage(r))) {
-          // Stored without their large texts: completed by `texts`, else read whole from the fallback.
-          if (!texts) return keys.length ? fallback.byKeys(r, keys, opts) : []
-          const found: VersionedRow[] = []
-          const missing: unknown[] = []
-          for (const k of keys) {
+        const complete = completerOf(r)
+        const out: Row[] = []
+        const found: VersionedRow[] = []
+        const missing: unknown[] = []
+        for (const k of keys) {
+          if (complete) {
             const s = store.stored(storage(r), k as string | number)
             if (s?.row) found.push({ row: s.row, v: s.v })
             else missing.push(k)
+            continue
           }
-          const out = await texts.complete(r, found)
-          if (missing.length && (opts.listed || !caughtUp())) out.push(...await fallback.byKeys(r, missing))
-          return out
-        }
-        const out: Row[] = []
-        const missing: unknown[] = []
-        for (const k of keys) {
           const row = store.get(storage(r), k as string | number)
           if (row) out.push(row)
           else missing.push(k)
         }
+        if (complete) out.push(...await complete.complete(r, found))
         if (missing.length && (opts.listed || !caughtUp())) out.push(...await fallback.byKeys(r, missing))
         return out
       },
@@ -97,21 +94,20 @@ export function readModelSource(store: ReadStore, indexed: ReadonlyMap<string, r
         if (!indexed.get(storage(r))?.includes(column)) return fallback.byColumn(r, column, values, opts)
         // The index holds (column value → keys): when those are all the caller reads, no row is decoded.
         const keysOnly = !!opts.columns && opts.columns.every((c) => c === r.key || c === column)
-        const withTexts = completeTexts && !keysOnly && large.has(storage(r))
-        if (withTexts && !texts) return fallback.byColumn(r, column, values, opts)
+        const complete = keysOnly ? undefined : completerOf(r)
         const out: Row[] = []
         const found: VersionedRow[] = []
         for (const v of values) {
           for (const k of store.keysWhere(storage(r), column, v)) {
             if (keysOnly) { out.push({ [r.key]: k, [column]: v }); continue }
-            if (withTexts) { const s = store.stored(storage(r), k); if (s?.row) found.push({ row: s.row, v: s.v }); continue }
+            if (complete) { const s = store.stored(storage(r), k); if (s?.row) found.push({ row: s.row, v: s.v }); continue }
             const row = store.get(storage(r), k)
             if (row) out.push(row)
           }
         }
-        if (!withTexts) return out
+        if (!complete) return out
         // In key order, as the rows came (completed rows come back in any order).
-        const completed = new Map((await texts!.complete(r, found)).map((row) => [String(row[r.key]), row]))
+        const completed = new Map((await complete.complete(r, found)).map((row) => [String(row[r.key]), row]))
         return found.map((x) => completed.get(String(x.row[r.key]))).filter((x): x is Row => x !== undefined)
       },
     }
