@@ -144,6 +144,11 @@ export function tableSinkDef(deps: { cfg: Config; db: Db; registry: Registry; ca
     if (m.message.key && !keyEquals(m.message.key, event.key)) throw new Error(`message key ${m.message.key.toString('utf8')} differs from event key ${event.key}`)
     return { event, resource }
   }
+  /** The message's row by `transcode`, or its event decoded the generic way where there is none or it hands the message back. */
+  const decodeWith = (transcode: RowTranscoder | undefined, m: Incoming, resource: ResourceDef): SinkEvent | Promise<SinkEvent> => {
+    const row = transcode?.(m.message.value!, m.message.key, slabOf(m))
+    return row ? { resource, row } : decodeGeneric(m, resource)
+  }
   const slabOf = (m: Incoming) => {
     let byPartition = slabs.get(m.topic)
     if (!byPartition) slabs.set(m.topic, (byPartition = []))
@@ -167,12 +172,8 @@ export function tableSinkDef(deps: { cfg: Config; db: Db; registry: Registry; ca
       const value = m.message.value
       if (!value || value.length <= 5 || value[0] !== 0) return decodeGeneric(m, resource)
       const schemaId = value.readUInt32BE(1)
-      const apply = (transcode: RowTranscoder | undefined) => {
-        const row = transcode?.(value, m.message.key, slabOf(m))
-        return row ? { resource, row } : decodeGeneric(m, resource)
-      }
       const known = rowTranscoders.known(schemaId, resource)
-      return known === null ? rowTranscoders.compile(schemaId, resource).then(apply) : apply(known)
+      return known === null ? rowTranscoders.compile(schemaId, resource).then((t) => decodeWith(t, m, resource)) : decodeWith(known, m, resource)
     },
     transform: (events) => sinkRows(cat, events.map((e) => e.event)),
     async sink(rows) {
