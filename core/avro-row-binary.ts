@@ -15,7 +15,7 @@
  * transcoder at all (`compileRowTranscoder` answers undefined) and its events take the generic path.
  */
 import { isUtf8 } from 'node:buffer'
-import type { BinaryColumn } from './clickhouse-row-binary.js'
+import { EPOCH as EPOCH_TEXT, NULLABLE, isDateTime64, putInt64, putVarUInt, type BinaryColumn } from './clickhouse-row-binary.js'
 import { UndecodableEvent } from '../schemas/events/envelope.js'
 
 /** Rows are written into slabs, each row a view that is never rewritten (as the wire writer does). */
@@ -80,13 +80,13 @@ function shapeOf(t: unknown): FieldShape | undefined {
 
 /** The RowBinary leaf a column takes for a given Avro leaf, or undefined when the pair is not supported. */
 function columnLeaf(type: string): { leaf: Leaf; array: boolean; nullable: boolean; epoch: boolean } | undefined {
-  const m = /^Nullable\((.*)\)$/.exec(type)
+  const m = NULLABLE.exec(type)
   const inner = m ? m[1] : type
   const nullable = !!m
   if (inner === 'Int64') return { leaf: 'long', array: false, nullable, epoch: false }
   if (inner === 'String') return { leaf: 'string', array: false, nullable, epoch: false }
   // DateTime64 columns travel as text that the insert's input() parses (see clickhouse-row-binary.ts).
-  if (/^DateTime64\(\d, '[\w/+-]+'\)$/.test(inner)) return { leaf: 'string', array: false, nullable, epoch: true }
+  if (isDateTime64(inner)) return { leaf: 'string', array: false, nullable, epoch: true }
   if (inner === 'Float64') return { leaf: 'double', array: false, nullable, epoch: false }
   if (inner === 'Bool') return { leaf: 'boolean', array: false, nullable, epoch: false }
   if (!nullable && inner === 'Array(Int64)') return { leaf: 'long', array: true, nullable, epoch: false }
@@ -97,7 +97,7 @@ function columnLeaf(type: string): { leaf: Leaf; array: boolean; nullable: boole
 class Truncated extends Error {}
 /** Thrown inside a transcode to hand the event to the generic path (text that is not UTF-8). */
 const GENERIC = new Error('generic path')
-const EPOCH = Buffer.from('1970-01-01 00:00:00')
+const EPOCH = Buffer.from(EPOCH_TEXT)
 /** avsc's bound for a long read as a double (it refuses larger ones as a possible precision loss). */
 const SAFE_LONG = 9007199254740990
 
@@ -157,16 +157,8 @@ class Out {
   buf: Buffer = Buffer.alloc(0)
   at = 0
   u8(v: number) { this.buf[this.at++] = v }
-  i64(v: number) {
-    const hi = Math.floor(v / 4294967296)
-    this.buf.writeUInt32LE(v - hi * 4294967296, this.at)
-    this.buf.writeInt32LE(hi | 0, this.at + 4)
-    this.at += 8
-  }
-  varUInt(n: number) {
-    while (n >= 0x80) { this.buf[this.at++] = (n & 0x7f) | 0x80; n = Math.floor(n / 128) }
-    this.buf[this.at++] = n
-  }
+  i64(v: number) { this.at = putInt64(this.buf, this.at, v) }
+  varUInt(n: number) { this.at = putVarUInt(this.buf, this.at, n) }
   /** A few bytes, byte by byte (Buffer#copy makes a view of the source for each call). */
   copyShort(src: Buffer, from: number, n: number) { for (let k = 0; k < n; k++) this.buf[this.at++] = src[from + k] }
   zeros(n: number) { this.buf.fill(0, this.at, this.at + n); this.at += n }

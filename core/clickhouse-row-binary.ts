@@ -30,7 +30,23 @@ type Writer = (out: ByteWriter, v: unknown, column: string) => void
 
 const CHUNK = 1 << 20
 const TWO32 = 4294967296
-const EPOCH = '1970-01-01 00:00:00'
+/** The text a non-Nullable DateTime64 column gets for a missing or null value (what a JSON insert stores). */
+export const EPOCH = '1970-01-01 00:00:00'
+
+/** Int64 at `at`: any integer a double holds exactly, as 8 little-endian bytes (two's complement when negative). The offset after. */
+export function putInt64(buf: Buffer, at: number, v: number): number {
+  const hi = Math.floor(v / TWO32)
+  buf.writeUInt32LE(v - hi * TWO32, at)
+  buf.writeInt32LE(hi | 0, at + 4)
+  return at + 8
+}
+
+/** VarUInt (LEB128, at most 10 bytes) at `at`. The offset after. */
+export function putVarUInt(buf: Buffer, at: number, n: number): number {
+  while (n >= 0x80) { buf[at++] = (n & 0x7f) | 0x80; n = Math.floor(n / 128) }
+  buf[at++] = n
+  return at
+}
 
 /** A growing list of chunks written front to back. */
 class ByteWriter {
@@ -48,22 +64,11 @@ class ByteWriter {
 
   u8(v: number) { this.room(1); this.buf[this.at++] = v }
 
-  /** Any integer a double holds exactly, as 8 little-endian bytes (two's complement when negative). */
-  i64(v: number) {
-    this.room(8)
-    const hi = Math.floor(v / TWO32)
-    this.buf.writeUInt32LE(v - hi * TWO32, this.at)
-    this.buf.writeInt32LE(hi | 0, this.at + 4)
-    this.at += 8
-  }
+  i64(v: number) { this.room(8); this.at = putInt64(this.buf, this.at, v) }
 
   f64(v: number) { this.room(8); this.buf.writeDoubleLE(v, this.at); this.at += 8 }
 
-  varUInt(n: number) {
-    this.room(10)
-    while (n >= 0x80) { this.buf[this.at++] = (n & 0x7f) | 0x80; n = Math.floor(n / 128) }
-    this.buf[this.at++] = n
-  }
+  varUInt(n: number) { this.room(10); this.at = putVarUInt(this.buf, this.at, n) }
 
   /** VarUInt byte length, then the UTF-8 bytes. */
   str(s: string) {
@@ -153,8 +158,9 @@ function plainWriter(type: string): Writer | undefined {
   return undefined
 }
 
-const isDateTime64 = (type: string) => /^DateTime64\(\d, '[\w/+-]+'\)$/.test(type)
-const NULLABLE = /^Nullable\((.*)\)$/
+export const isDateTime64 = (type: string) => /^DateTime64\(\d, '[\w/+-]+'\)$/.test(type)
+/** A Nullable type; its inner type is the first group. */
+export const NULLABLE = /^Nullable\((.*)\)$/
 
 function columnWriter(c: BinaryColumn): Writer {
   const nullable = NULLABLE.exec(c.type)
