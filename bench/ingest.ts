@@ -28,6 +28,7 @@ import { openParallelPublisher } from '../core/events/parallel-publisher.js'
 import { startTableSink, sinkColumns } from '../streams/table-sink.js'
 import { createEntityCodec } from '../schemas/events/entity-codec.js'
 import { groupId, PROCESSORS } from '../schemas/events/index.js'
+import { machineCpuSeconds } from './lib/machine-cpu.js'
 
 const arg = (name: string, dflt: number) => {
   const i = process.argv.indexOf(`--${name}`)
@@ -116,16 +117,17 @@ try {
   await rt.db.command(sql`CREATE TABLE ${ident(id)}.opinions_peer AS ${table}`)
   const codec = createEntityCodec(rt.catalogue, rt.catalogue.get('opinions'))
   const columns = sinkColumns(rt.catalogue, rt.catalogue.get('opinions'))
-  const rounds: { sinkSeconds: number; startSeconds: number; fetchedSeconds: number; firstRowSeconds?: number; cpu: NodeJS.CpuUsage; peakHeapMb: number; peerSeconds: number }[] = []
+  const rounds: { sinkSeconds: number; startSeconds: number; fetchedSeconds: number; firstRowSeconds?: number; cpu: NodeJS.CpuUsage; peakHeapMb: number; machineCpu?: number; peerSeconds: number; peerMachineCpu?: number }[] = []
   for (let r = 1; r <= ROUNDS; r++) {
     const sinkFirst = r % 2 === 1
-    let peerSeconds = 0
+    let peer: { seconds: number; machineCpu?: number } = { seconds: 0 }
     let sinkRun: Awaited<ReturnType<typeof runSink>> | undefined
     for (const phase of sinkFirst ? ['sink', 'peer'] : ['peer', 'sink']) {
       if (phase === 'sink') sinkRun = await runSink(r, profiler && r === 1 ? profiler : undefined)
-      else peerSeconds = await runPeer(r)
+      else peer = await runPeer(r)
     }
-    rounds.push({ ...sinkRun!, peerSeconds })
+    const peerSeconds = peer.seconds
+    rounds.push({ ...sinkRun!, peerSeconds, peerMachineCpu: peer.machineCpu })
     console.log(`round ${r} (${sinkFirst ? 'sink first' : 'peer first'}): sink ${Math.round(N / sinkRun!.sinkSeconds).toLocaleString()} events/s, peer ${Math.round(N / peerSeconds).toLocaleString()} rows/s, ratio ${((N / sinkRun!.sinkSeconds) / (N / peerSeconds)).toFixed(2)}`)
   }
 
@@ -135,6 +137,7 @@ try {
     const b = bar(`sink ${round} `)
     const t0 = performance.now()
     const cpu0 = process.cpuUsage()
+    const machine0 = machineCpuSeconds()
     const sink = await startTableSink({ ...rt, resources: ['opinions'] })
     const startSeconds = (performance.now() - t0) / 1000
     if (process.env.BENCH_TRACE) {
@@ -161,6 +164,7 @@ try {
       await new Promise((res) => setTimeout(res, 250))
     }
     const sinkSeconds = (performance.now() - t0) / 1000
+    const machine1 = machineCpuSeconds()
     clearInterval(sampler)
     offBatch()
     const cpu = process.cpuUsage(cpu0)
@@ -175,26 +179,31 @@ try {
     const admin = rt.kafka.admin()
     await admin.connect()
     try { await admin.deleteGroups([groupId(rt.cfg, PROCESSORS.tableSink)]) } finally { await admin.disconnect() }
-    return { sinkSeconds, startSeconds, fetchedSeconds: fetchedSeconds ?? sinkSeconds, firstRowSeconds, cpu, peakHeapMb }
+    const machineCpu = machine0 === undefined || machine1 === undefined ? undefined : machine1 - machine0
+    return { sinkSeconds, startSeconds, fetchedSeconds: fetchedSeconds ?? sinkSeconds, firstRowSeconds, cpu, peakHeapMb, machineCpu }
   }
 
   /** The same rows straight into the peer table; rows are built outside the timed part (the peer measures ClickHouse, not the generator). */
-  async function runPeer(round: number): Promise<number> {
+  async function runPeer(round: number): Promise<{ seconds: number; machineCpu?: number }> {
     await rt.db.command(sql`TRUNCATE TABLE ${ident(id)}.opinions_peer`)
     const b = bar(`peer ${round} `)
     let peerMs = 0
+    let machineCpu: number | undefined = 0
     for (let start = 1; start <= N; start += 50_000) {
       const rows: Record<string, unknown>[] = []
       for (let i = start; i < Math.min(N + 1, start + 50_000); i++) rows.push({ ...codec.toEntity(opinion(i)), _version: i, _deleted: 0 })
       const arrays = PEER_FORMAT === 'rowbinary' ? rows.map((r) => columns.map((c) => r[c.name])) : []
       const t1 = performance.now()
+      const m1 = machineCpuSeconds()
       if (PEER_FORMAT === 'rowbinary') await rt.db.insertRows('opinions_peer', columns, arrays)
       else await rt.db.insert('opinions_peer', rows)
       peerMs += performance.now() - t1
+      const m2 = machineCpuSeconds()
+      machineCpu = machineCpu === undefined || m1 === undefined || m2 === undefined ? undefined : machineCpu + m2 - m1
       b.update(Math.min(N, start + 49_999), { rate: Math.round((start + 49_999) / (peerMs / 1000)) })
     }
     b.stop()
-    return peerMs / 1000
+    return { seconds: peerMs / 1000, machineCpu }
   }
 
   const median = (xs: number[]) => { const v = [...xs].sort((a, b) => a - b); return v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2 }
@@ -214,6 +223,15 @@ try {
   const after = rounds.map((x) => x.peerSeconds / (x.sinkSeconds - x.fetchedSeconds))
   console.log(`  sink's peak heap             ${rounds.map((x) => `${Math.round(x.peakHeapMb)} MB`).join(', ')} (per round; LDS_SINK_FETCH_BYTES ${rt.cfg.sinkFetchBytes.toLocaleString()} per partition)`)
   console.log(`  sink / peer after 1st fetch  ${median(after).toFixed(2)} (median: ${after.map((x) => x.toFixed(2)).join(', ')}; first fetch back at ${rounds.map((x) => x.fetchedSeconds.toFixed(2)).join(', ')} s)`)
+  // What each costs the whole machine (this process, the broker, ClickHouse): on few cores the
+  // sink's rate cannot exceed the peer's by more than their costs allow.
+  const sinkMachine = rounds.map((x) => x.machineCpu).filter((x): x is number => x !== undefined)
+  const peerMachine = rounds.map((x) => x.peerMachineCpu).filter((x): x is number => x !== undefined)
+  if (sinkMachine.length && peerMachine.length) {
+    const sinkUs = median(sinkMachine) / N * 1e6
+    const peerUs = median(peerMachine) / N * 1e6
+    console.log(`  machine CPU per event        sink ${sinkUs.toFixed(1)} µs, peer ${peerUs.toFixed(1)} µs, peer ÷ sink ${(peerUs / sinkUs).toFixed(2)} (all processes, /proc/stat; medians; cores used while running: sink ${(median(sinkMachine) / median(rounds.map((x) => x.sinkSeconds))).toFixed(2)}, peer ${(median(peerMachine) / median(rounds.map((x) => x.peerSeconds))).toFixed(2)})`)
+  }
   console.log(`  goal (≥ 50,000 events/s)     ${sinkRate >= 50_000 ? 'met' : 'not met'}`)
 } catch (err) {
   if (!(err instanceof Done)) throw err
