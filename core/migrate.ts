@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto'
 import type { Db } from './clickhouse.js'
 import { sql, ident, raw } from './sql.js'
 import type { Catalogue } from '../schemas/catalogue/index.js'
-import { allTables, physicalTables, toAddColumn, toCreateStatements, onCluster, type ClusterLayout, type TableDef } from '../schemas/tables.js'
+import { allTables, allViews, physicalTables, toAddColumn, toCreateStatements, toCreateView, toDropView, toFillView, onCluster, LOCAL_TABLE_SUFFIX, type ClusterLayout, type TableDef, type ViewDef } from '../schemas/tables.js'
 import { SEARCH_TYPES, searchTables, searchLegacyTables, type SearchType } from '../domain/search/index.js'
 import { searchTableDdl } from '../schemas/internal/search-layout.js'
 import pMap from 'p-map'
@@ -25,7 +25,7 @@ const checksum = (s: string) => createHash('sha256').update(s).digest('hex').sli
  * On a cluster a declared table is a local and a Distributed table: a missing one of the two is
  * created, a missing column added to both.
  */
-export function planMigrations(tables: readonly TableDef[], database: string, existing: Map<string, Map<string, string>>, cluster?: ClusterLayout): Migration[] {
+export function planMigrations(tables: readonly TableDef[], database: string, existing: Map<string, Map<string, string>>, cluster?: ClusterLayout, views: readonly ViewDef[] = []): Migration[] {
   const plan: Migration[] = []
   for (const t of tables) {
     const names = physicalTables(t, cluster)
@@ -44,6 +44,16 @@ export function planMigrations(tables: readonly TableDef[], database: string, ex
         throw new Error(`column ${t.name}.${c.name} is ${type} in ClickHouse but ${c.type} in its declaration; write a migration by hand`)
       }
     }
+  }
+  // Views after every table (they read one and write another). A missing view is created, then its
+  // target filled once from the rows its source already holds (an existing deployment's, or none);
+  // a view whose columns changed (a new large field) is made again and the target filled again.
+  for (const v of views) {
+    const have = existing.get(v.name)
+    if (have && [...have.keys()].join(',') === v.columns.join(',')) continue
+    if (have) plan.push({ id: `drop:${v.name}`, statement: toDropView(v, database, cluster) })
+    plan.push({ id: `view:${v.name}`, statement: toCreateView(v, database, cluster) })
+    plan.push({ id: `fill:${v.target}`, statement: toFillView(v, database, cluster) })
   }
   return plan
 }
@@ -67,8 +77,12 @@ export async function migrate(db: Db, cat: Catalogue, log: (m: string) => void =
     if (!existing.has(row.table)) existing.set(row.table, new Map())
     existing.get(row.table)!.set(row.name, row.type)
   }
-  const plan = planMigrations(allTables(cat), database, existing, cluster)
+  const views = allViews(cat)
+  const plan = planMigrations(allTables(cat), database, existing, cluster, views)
   const apply = async (m: Migration) => {
+    // A fill copies a table's texts (minutes for a large one): said where the user sees it.
+    const filling = views.some((v) => m.id === `fill:${v.target}` && (existing.has(v.source) || existing.has(`${v.source}${LOCAL_TABLE_SUFFIX}`)))
+    if (filling) notice(`${m.id}: copying the large texts already stored into their side table (once; minutes for a large table)`)
     // Statements are generated from the catalogue (identifiers checked at load), never from input.
     await db.command(sql`${raw(m.statement)}`)
     await db.insert('_migrations', [{ id: m.id, statement: m.statement, checksum: checksum(m.statement) }])
@@ -76,12 +90,17 @@ export async function migrate(db: Db, cat: Catalogue, log: (m: string) => void =
   }
   // One table's statements in order; different tables side by side (a new deployment's 66 tables
   // took about 20 s one after another, a third of that eight at a time). On a cluster, in order.
+  // Views and their fills once every table is there.
   const byTable = new Map<string, Migration[]>()
+  const isView = (m: Migration) => /^(drop|view|fill):/.test(m.id)
   for (const m of plan) {
-    const table = cluster ? '' : m.id.replace(/^\w+:/, '').split('.')[0]
+    const table = cluster ? '' : isView(m) ? `views:${m.id.replace(/^\w+:/, '').replace(/_mv$/, '')}` : m.id.replace(/^\w+:/, '').split('.')[0]
     byTable.set(table, [...(byTable.get(table) ?? []), m])
   }
-  await pMap(byTable.values(), async (ms) => { for (const m of ms) await apply(m) }, { concurrency: cluster ? 1 : MIGRATION_CONCURRENCY })
+  const groups = [...byTable.entries()]
+  const run = (gs: typeof groups) => pMap(gs, async ([, ms]) => { for (const m of ms) await apply(m) }, { concurrency: cluster ? 1 : MIGRATION_CONCURRENCY })
+  await run(groups.filter(([k]) => !k.startsWith('views:')))
+  await run(groups.filter(([k]) => k.startsWith('views:')))
   await migrateSearchIndex(db, database, new Set(existing.keys()), log, notice)
   return plan
 }

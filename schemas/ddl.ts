@@ -7,11 +7,20 @@
  */
 import type { ResourceDef } from './define.js'
 import type { Catalogue } from './catalogue/index.js'
-import { resourceTable, toCreateStatements, type ClusterLayout } from './tables.js'
+import { resourceTable, textsTable, textsView, toCreateStatements, toCreateView, type ClusterLayout } from './tables.js'
 
 export { columnsOf, type ColumnDef } from './tables.js'
 
-/** The statements creating a resource's table(s), separated by `;\n` when there are several. */
+/**
+ * The statements creating a resource's table(s), separated by `;\n` when there are several: with
+ * large texts, also their side table and the view that fills it (tables.ts, textsTable).
+ */
 export function toDdl(cat: Catalogue, r: ResourceDef, database: string, cluster?: ClusterLayout): string {
-  return toCreateStatements(resourceTable(cat, r), database, cluster).join(';\n')
+  const texts = textsTable(cat, r)
+  const view = textsView(cat, r)
+  return [
+    ...toCreateStatements(resourceTable(cat, r), database, cluster),
+    ...(texts ? toCreateStatements(texts, database, cluster) : []),
+    ...(view ? [toCreateView(view, database, cluster)] : []),
+  ].join(';\n')
 }

@@ -7,7 +7,16 @@ export interface TableDef {
   /** Engine clause, e.g. ReplacingMergeTree(_version, _deleted). */
   engine: string
   orderBy: string[]
+  /** MergeTree settings of the (local) table, e.g. { index_granularity_bytes: 131072 }. */
+  settings?: Record<string, number>
 }
+
+/**
+ * A MATERIALIZED VIEW that copies `columns` of every row inserted into `source` to `target` (on a
+ * cluster: each node's local tables, so a row lands on the shard of its key in both). Migrations
+ * create it, then fill `target` once from the rows `source` already holds.
+ */
+export interface ViewDef { name: string; source: string; target: string; columns: string[] }
 
 /** Every versioned table ends with these: the event version, and 1 for a delete. */
 export const VERSION_COLUMNS: ColumnDef[] = [{ name: '_version', type: 'UInt64' }, { name: '_deleted', type: 'UInt8' }]

@@ -31,3 +31,16 @@ CREATE TABLE IF NOT EXISTS `lds`.`archive_documents`
 )
 ENGINE = ReplacingMergeTree(_version, _deleted)
 ORDER BY `id`;
+CREATE TABLE IF NOT EXISTS `lds`.`archive_documents_texts`
+(
+  `id` Int64,
+  `plain_text` String,
+  `_version` UInt64,
+  `_deleted` UInt8
+)
+ENGINE = ReplacingMergeTree(_version, _deleted)
+ORDER BY `id`
+SETTINGS index_granularity_bytes = 131072;
+CREATE MATERIALIZED VIEW IF NOT EXISTS `lds`.`archive_documents_texts_mv` TO `lds`.`archive_documents_texts`
+AS SELECT `id`, `plain_text`, `_version`, `_deleted`
+FROM `lds`.`archive_documents`;

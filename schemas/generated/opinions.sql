@@ -30,3 +30,23 @@ CREATE TABLE IF NOT EXISTS `lds`.`opinions`
 )
 ENGINE = ReplacingMergeTree(_version, _deleted)
 ORDER BY `id`;
+CREATE TABLE IF NOT EXISTS `lds`.`opinions_texts`
+(
+  `id` Int64,
+  `plain_text` String,
+  `html` String,
+  `html_partner_a` String,
+  `html_partner_b` String,
+  `html_anon_2020` String,
+  `xml_partner_c` String,
+  `xml_scan` String,
+  `html_with_citations` String,
+  `_version` UInt64,
+  `_deleted` UInt8
+)
+ENGINE = ReplacingMergeTree(_version, _deleted)
+ORDER BY `id`
+SETTINGS index_granularity_bytes = 131072;
+CREATE MATERIALIZED VIEW IF NOT EXISTS `lds`.`opinions_texts_mv` TO `lds`.`opinions_texts`
+AS SELECT `id`, `plain_text`, `html`, `html_partner_a`, `html_partner_b`, `html_anon_2020`, `xml_partner_c`, `xml_scan`, `html_with_citations`, `_version`, `_deleted`
+FROM `lds`.`opinions`;

@@ -5,7 +5,7 @@ import { catalogue, checkCatalogue, RESOURCES, V4_ROOT_NAMES } from '../../../sc
 import { defineResource, field as ft, filter as f } from '../../../schemas/define.js'
 import { generatedFiles, GENERATED_DIR } from '../../../schemas/generate.js'
 import { planMigrations } from '../../../core/migrate.js'
-import { allTables } from '../../../schemas/tables.js'
+import { allTables, allViews, textsTable } from '../../../schemas/tables.js'
 import { INTERNAL_TABLES } from '../../../schemas/internal/index.js'
 import { columnsOf } from '../../../schemas/ddl.js'
 import { projectFile } from '../../../core/programs.js'
@@ -63,7 +63,9 @@ t.test('migrations: create missing tables, add missing columns, refuse type chan
   const cols = columnsOf(catalogue, courts)
   const tables = allTables(catalogue)
   const all = planMigrations(tables, 'db', new Map())
-  t.equal(all.length, catalogue.stored.length + INTERNAL_TABLES.length, 'one CREATE per table on an empty database (views share theirs)')
+  const textTables = catalogue.stored.filter((r) => textsTable(catalogue, r)).length
+  t.equal(textTables, 3, 'large texts\' side tables: opinions, citation texts, archive documents')
+  t.equal(all.length, catalogue.stored.length + textTables + INTERNAL_TABLES.length, 'one CREATE per table on an empty database (views share theirs)')
   t.ok(all.some((m) => m.id === 'create:citation_state'), 'the citation network\'s state tables are migrated too')
   // What ClickHouse reports: one column set per table (archive-query reads archive-documents' table).
   const existing = new Map<string, Map<string, string>>()
@@ -74,6 +76,31 @@ t.test('migrations: create missing tables, add missing columns, refuse type chan
   existing.get('courts')!.set('url', 'Int64')
   t.throws(() => planMigrations(tables, 'db', existing), /courts.url is Int64/)
   t.ok(cols.some((c) => c.name === '_version'))
+})
+
+t.test('migrations: a large-texts side table, then its view, then one fill from the main table', async (t) => {
+  const tables = allTables(catalogue)
+  const views = allViews(catalogue)
+  t.same(views.map((v) => v.name).sort(), ['archive_documents_texts_mv', 'citation_texts_texts_mv', 'opinions_texts_mv'])
+  const ids = planMigrations(tables, 'db', new Map(), undefined, views).map((m) => m.id)
+  t.ok(ids.includes('create:opinions_texts'), 'the side table is created')
+  t.ok(ids.indexOf('view:opinions_texts_mv') > ids.indexOf('create:opinions_texts'), 'the view after the tables')
+  t.equal(ids.indexOf('fill:opinions_texts'), ids.indexOf('view:opinions_texts_mv') + 1, 'then the fill: rows inserted meanwhile are copied twice, harmless')
+  const existing = new Map<string, Map<string, string>>()
+  for (const x of tables) existing.set(x.name, new Map(x.columns.map((c) => [c.name, c.type])))
+  for (const v of views) existing.set(v.name, new Map(v.columns.map((c) => [c, ''])))
+  t.same(planMigrations(tables, 'db', existing, undefined, views), [], 'nothing to do when current')
+  // An existing deployment: main tables only (the side table and view are new).
+  existing.delete('opinions_texts')
+  existing.delete('opinions_texts_mv')
+  const plan = planMigrations(tables, 'db', existing, undefined, views)
+  t.same(plan.map((m) => m.id), ['create:opinions_texts', 'view:opinions_texts_mv', 'fill:opinions_texts'])
+  t.match(plan[1].statement, /^CREATE MATERIALIZED VIEW IF NOT EXISTS `db`\.`opinions_texts_mv` TO `db`\.`opinions_texts`\nAS SELECT `id`, `plain_text`, .*`_version`, `_deleted`\nFROM `db`\.`opinions`$/)
+  t.match(plan[2].statement, /^INSERT INTO `db`\.`opinions_texts` \(`id`, .*\)\nSELECT `id`, .*\nFROM `db`\.`opinions`$/)
+  // A view whose columns changed (a new large field): made again, the side table filled again.
+  existing.set('opinions_texts_mv', new Map([['id', ''], ['plain_text', ''], ['_version', ''], ['_deleted', '']]))
+  existing.set('opinions_texts', new Map(tables.find((x) => x.name === 'opinions_texts')!.columns.map((c) => [c.name, c.type])))
+  t.same(planMigrations(tables, 'db', existing, undefined, views).map((m) => m.id), ['drop:opinions_texts_mv', 'view:opinions_texts_mv', 'fill:opinions_texts'])
 })
 
 t.test('every database name of the v4 root has a catalogue entry (by name or path)', async (t) => {

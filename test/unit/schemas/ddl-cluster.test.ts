@@ -1,7 +1,7 @@
 import t from 'tap'
 import { catalogue } from '../../../schemas/catalogue/index.js'
 import { toDdl } from '../../../schemas/ddl.js'
-import { allTables, replicatedEngine, toCreateStatements, toCreateTable, type ClusterLayout } from '../../../schemas/tables.js'
+import { allTables, allViews, replicatedEngine, toCreateStatements, toCreateTable, type ClusterLayout } from '../../../schemas/tables.js'
 import { planMigrations } from '../../../core/migrate.js'
 import { INTERNAL_TABLES } from '../../../schemas/internal/index.js'
 
@@ -60,4 +60,23 @@ t.test('migrations on a cluster create both tables, and add a new column to both
   t.match(add[0].statement, /^ALTER TABLE `db`\.`courts_local` ON CLUSTER `lds` ADD COLUMN IF NOT EXISTS `url` /)
   existing.delete('courts')
   t.same(planMigrations(tables, 'db', existing, perNode).map((m) => m.id), ['create:courts'], 'a node missing only the Distributed table gets it')
+})
+
+t.test('large texts on a cluster: a side table like any other, its view from each node\'s local tables, one fill through the Distributed ones', async (t) => {
+  const opinions = catalogue.get('opinions')
+  const statements = toDdl(catalogue, opinions, 'lds', replicated).split(';\n')
+  t.equal(statements.length, 5, 'main local + Distributed, side local + Distributed, view')
+  t.match(statements[2], "ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/lds/opinions_texts_local', '{replica}', _version, _deleted)")
+  t.match(statements[2], /SETTINGS index_granularity_bytes = \d+$/)
+  t.match(statements[3], "ENGINE = Distributed('lds', 'lds', 'opinions_texts_local', cityHash64(`id`))", 'sharded as the main table: a key\'s texts on its row\'s shard')
+  t.notMatch(statements[3], /SETTINGS/, 'MergeTree settings on the local table only')
+  t.match(statements[4], /^CREATE MATERIALIZED VIEW IF NOT EXISTS `lds`\.`opinions_texts_mv` ON CLUSTER `lds` TO `lds`\.`opinions_texts_local`\n.*\nFROM `lds`\.`opinions_local`$/s)
+  const tables = allTables(catalogue)
+  const views = allViews(catalogue)
+  const plan = planMigrations(tables, 'db', new Map(), replicated, views)
+  t.equal(plan.length, 2 * tables.length + 2 * views.length, 'tables, then a view and a fill per side table')
+  const fill = plan.find((m) => m.id === 'fill:opinions_texts')!
+  t.match(fill.statement, /^INSERT INTO `db`\.`opinions_texts` \(.*\) SETTINGS distributed_foreground_insert = 1\nSELECT .*\nFROM `db`\.`opinions`$/, 'ON CLUSTER: one node fills every shard through the Distributed tables')
+  const perNodeFill = planMigrations(tables, 'db', new Map(), perNode, views).find((m) => m.id === 'fill:opinions_texts')!
+  t.match(perNodeFill.statement, /^INSERT INTO `db`\.`opinions_texts_local` \(.*\)\nSELECT .*\nFROM `db`\.`opinions_local`$/, 'statements per node: each node its own rows')
 })
