@@ -156,7 +156,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     citationRate: env.LDS_CITATION_RATE || '60/min',
     citationMaxPerRequest: int(env, 'LDS_CITATION_MAX_PER_REQUEST', 250),
     citationMaxTextLength: int(env, 'LDS_CITATION_MAX_TEXT', 64_000),
-    sinkFetchBytes: int(env, 'LDS_SINK_FETCH_BYTES', 16 * 1024 * 1024),
+    // Compressed bytes per partition per fetch. 2 MiB holds a few MB of incompressible rows (a
+    // healthy insert) and bounds the heap for rows that compress 30:1 (docs/benchmarks.md, "The fetch size").
+    sinkFetchBytes: int(env, 'LDS_SINK_FETCH_BYTES', 2 * 1024 * 1024),
     partitions,
     objectCacheEntries: Math.max(0, int(env, 'LDS_OBJECT_CACHE_ENTRIES', 5_000)),
     feedMaxReaders: Math.max(1, int(env, 'LDS_FEED_MAX_READERS', 200)),
