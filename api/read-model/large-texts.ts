@@ -2,24 +2,30 @@
  * With LDS_READ_MODEL_TEXTS=clickhouse, the large texts (fields marked `large`: an opinion's
  * plain_text, html…, a citation text, an archive document's plain_text) are not kept in the read
  * model: at the full corpus they are most of it, and every API host keeps a whole copy (`lds
- * read-model stats`, docs/benchmarks.md). The default keeps them (a cold read here costs a
- * ClickHouse point read, which decompresses a granule of texts: about 10 ms). Rows
- * of those resources are stored without them, and the reads that show them complete the rows here:
- * one ClickHouse query per page (`SELECT key, _version, <large columns> … FINAL WHERE key IN …`,
- * keys bound), its answers kept in an LRU bounded by bytes (LDS_READ_MODEL_MAX_GB).
+ * read-model stats`, docs/benchmarks.md). The default keeps them. Rows of those resources are
+ * stored without them, and the reads that show them complete the rows here: one ClickHouse query
+ * per page (`SELECT key, _version, <large columns> FROM <table>_texts FINAL WHERE key IN …`, keys
+ * bound), its answers kept in an LRU bounded by bytes (LDS_READ_MODEL_MAX_GB).
+ *
+ * `<table>_texts` is the texts' side table (schemas/tables.ts, textsTable): the same rows' key,
+ * version and large columns, kept by a materialized view from the main table, in granules of at
+ * most 128 KiB, so a cold read decompresses a few rows' texts (about 3 ms a read, near a query's
+ * floor) instead of a granule of the main table (~10 MB, 10 ms; docs/benchmarks.md).
  *
  * Never a stale text: a text is taken only at the version of the row the read model holds. Entries
  * are kept under the row's key with that version, and a row at another version misses. When
  * ClickHouse holds another version than the read model (the table sink and the read model consume
  * the topics apart, so either may be ahead for a moment), the query is asked again a few times
  * while ClickHouse is behind; if the versions still differ, the whole row is ClickHouse's (its
- * current version, consistent in itself, as a read without the read model gives), not kept.
+ * current version, consistent in itself, as a read without the read model gives), not kept. The
+ * side table is written within the main table's inserts (the view runs in the same INSERT).
  */
 import { sql, ident, join, type Sql } from '../../core/sql.js'
 import { INLINE_KEYS, type Db } from '../../core/clickhouse.js'
 import type { ResourceDef } from '../../schemas/define.js'
 import type { Catalogue } from '../../schemas/catalogue/index.js'
 import type { Row, RowSource } from '../engine/source.js'
+import { TEXTS_TABLE_SUFFIX } from '../../schemas/tables.js'
 import { largeColumnsOf } from './refs.js'
 
 /** A least-recently-used map bounded by the bytes its entries say they take. */
@@ -92,7 +98,7 @@ export function createLargeTexts(deps: {
 
   async function fetch(storage: ResourceDef, cols: readonly string[], keys: readonly unknown[]): Promise<Row[]> {
     const list = sql`${ident(storage.key)}, ${ident('_version')}, ${join(cols.map((c) => sql`${ident(c)}`), ', ')}`
-    const table = sql`${ident(db.database)}.${ident(storage.table)}`
+    const table = sql`${ident(db.database)}.${ident(`${storage.table}${TEXTS_TABLE_SUFFIX}`)}`
     const build = (k: Sql | unknown[]) => sql`SELECT ${list} FROM ${table} FINAL WHERE ${ident(storage.key)} IN ${k}`
     const typed = storage.keyKind === 'int' ? keys.map(Number) : keys.map(String)
     return typed.length <= INLINE_KEYS ? db.query<Row>(build(typed)) : db.withKeys<Row>(typed, storage.keyKind === 'int' ? 'Int64' : 'String', build)

@@ -3,7 +3,9 @@
  * texts and archive documents without them, and details and lists that show them fetch them from
  * ClickHouse by key. Answers are the ones built from ClickHouse alone, byte for byte; a text changed
  * upstream shows its new value (the cache is keyed by row version); a row whose version ClickHouse
- * does not hold is never completed with another version's texts.
+ * does not hold is never completed with another version's texts. The texts are read from their side
+ * table (`<table>_texts`), which the main table's inserts fill, and a migration fills from the rows
+ * an existing deployment already holds.
  */
 import t from 'tap'
 import { testStack, testUser, waitFor, countFinal } from '../helpers/stack.js'
@@ -17,6 +19,9 @@ import type { RequestContext } from '../../api/engine/context.js'
 import { clickhouseSource } from '../../api/engine/source.js'
 import { createLargeTexts } from '../../api/read-model/large-texts.js'
 import { largeColumnsOf } from '../../api/read-model/refs.js'
+import { createDb } from '../../core/clickhouse.js'
+import { migrate } from '../../core/migrate.js'
+import { sql, ident } from '../../core/sql.js'
 
 const ts = '2024-03-01T10:00:00.123456+00:00'
 const stamps = { date_created: ts, date_modified: ts }
@@ -130,5 +135,52 @@ t.test('large texts come from ClickHouse, as a read without the read model shows
     t.equal(texts.cache.size, 1, 'neither kept')
     const again = await texts.complete(r, [{ row: s.row!, v: s.v }])
     t.same(again, [current], 'the kept texts at the row\'s version')
+  })
+
+  const texts = (table: string, key: number) => rt.db.query<Record<string, unknown>>(sql`SELECT * FROM ${ident(rt.db.database)}.${ident(`${table}_texts`)} FINAL WHERE id = ${key}`)
+
+  t.test('the side tables are filled by the sink\'s inserts, at the main table\'s versions', async (t) => {
+    for (const [table, n] of [['opinions', 25], ['citation_texts', 1], ['archive_documents', 2]] as const) {
+      t.equal(await countFinal(rt, `${table}_texts`), n, `${table}_texts: a row per ${table} row`)
+    }
+    const [main] = await rt.db.query<Record<string, unknown>>(sql`SELECT id, _version, plain_text, html FROM ${ident(rt.db.database)}.opinions FINAL WHERE id = 1003`)
+    const [side] = await texts('opinions', 1003)
+    t.same({ id: side.id, _version: side._version, plain_text: side.plain_text, html: side.html }, main, 'the changed opinion: its latest version in both')
+    t.notOk('author_str' in side, 'only the large columns')
+  })
+
+  t.test('a read takes the texts of the side table at the read model\'s version', async (t) => {
+    // Mark the side table's row of 1009 (same key and version, a higher-numbered part wins under FINAL):
+    // a reader that took its texts from the main table would not show the mark.
+    const [row] = await texts('opinions', 1009)
+    await rt.db.insert('opinions_texts', [{ ...row, plain_text: 'from the side table' }])
+    const fresh = createLargeTexts({ db: rt.db, catalogue: rt.catalogue, maxBytes: 2 ** 20, fallback: clickhouseSource(rt.db, rt.catalogue), retryDelaysMs: [1] })
+    const s = store.stored('opinions', 1009)!
+    t.equal(Number(row._version), s.v, 'the side table holds the read model\'s version')
+    const [done] = await fresh.complete(rt.catalogue.get('opinions'), [{ row: s.row!, v: s.v }])
+    t.equal(done.plain_text, 'from the side table')
+    t.equal(done.author_str, 'Author 1009', 'the rest of the row is the read model\'s')
+  })
+
+  t.test('an existing deployment: the migration makes the side table and fills it from the main table once', async (t) => {
+    const db = rt.db.database
+    await rt.db.command(sql`DROP VIEW ${ident(db)}.${ident('opinions_texts_mv')}`)
+    await rt.db.command(sql`DROP TABLE ${ident(db)}.${ident('opinions_texts')}`)
+    const notices: string[] = []
+    const admin = createDb(rt.cfg, { useDatabase: false })
+    t.teardown(() => admin.close())
+    const applied = await migrate(admin, rt.catalogue, () => {}, (m) => notices.push(m), rt.cfg.clickhouseCluster)
+    t.same(applied.map((m) => m.id), ['create:opinions_texts', 'view:opinions_texts_mv', 'fill:opinions_texts'])
+    t.match(notices.join('\n'), /fill:opinions_texts: copying the large texts/, 'the copy is said')
+    t.equal(await countFinal(rt, 'opinions_texts'), 25, 'every opinion\'s texts')
+    const [side] = await texts('opinions', 1003)
+    t.match(side.plain_text, /^Revised 1003 plain/, 'at the latest version')
+    t.same(await migrate(admin, rt.catalogue, () => {}, () => {}, rt.cfg.clickhouseCluster), [], 'once')
+    // And the view keeps it from there: a new version written through the sink shows in a read.
+    const written = await pub.write('opinions', { upsert: opinion(1010, 'Revised 1010') })
+    t.ok(await app.readModel!.waitUntilApplied(written.topic, written.partition, written.offset, 30_000), 'the read model applied the change')
+    t.ok(await app.watermarks!.waitUntilApplied(written.topic, written.partition, written.offset, 30_000), 'the sink applied it')
+    t.match(JSON.parse(await get('/api/rest/v4/opinions/1010/')).plain_text, /^Revised 1010 plain/)
+    t.match((await texts('opinions', 1010))[0].plain_text, /^Revised 1010 plain/, 'in the side table')
   })
 })
