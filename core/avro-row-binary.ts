@@ -24,16 +24,19 @@ export class RowSlab {
   private at = 0
   private next = 64 * 1024
 
-  /** Room for at most `n` bytes; the writer then calls `commit` with what it used. */
-  reserve(n: number): { buf: Buffer; at: number } {
+  /** Room for at most `n` bytes from `offset` of the buffer returned; the writer then calls `commit` with where it ended. */
+  reserve(n: number): Buffer {
     if (this.buf.length - this.at < n) {
       // A busy partition gets larger slabs (fewer, longer pieces per insert); an idle one keeps a small one.
       this.buf = Buffer.allocUnsafe(Math.max(this.next, n))
       this.next = Math.min(this.next * 2, 1 << 20)
       this.at = 0
     }
-    return { buf: this.buf, at: this.at }
+    return this.buf
   }
+
+  /** Where the room `reserve` made starts (no object per row for the pair). */
+  get offset(): number { return this.at }
 
   commit(end: number): Buffer {
     const row = this.buf.subarray(this.at, end)
@@ -48,14 +51,20 @@ export class RowSlab {
  */
 export function coalesce(rows: readonly Buffer[]): Buffer[] {
   const out: Buffer[] = []
-  let cur: Buffer | undefined
+  // The run being joined, as numbers: a view is made once per run, not once per row it takes in.
+  let first: Buffer | undefined
+  let end = 0
   for (const r of rows) {
-    if (cur && r.buffer === cur.buffer && r.byteOffset === cur.byteOffset + cur.length) cur = Buffer.from(cur.buffer, cur.byteOffset, cur.length + r.length)
-    else { if (cur) out.push(cur); cur = r }
+    if (first && r.buffer === first.buffer && r.byteOffset === end) { end += r.length; continue }
+    if (first) out.push(joined(first, end))
+    first = r
+    end = r.byteOffset + r.length
   }
-  if (cur) out.push(cur)
+  if (first) out.push(joined(first, end))
   return out
 }
+
+const joined = (first: Buffer, end: number): Buffer => end === first.byteOffset + first.length ? first : Buffer.from(first.buffer, first.byteOffset, end - first.byteOffset)
 
 type AvroField = { name: string; type: unknown }
 type Leaf = 'long' | 'string' | 'double' | 'boolean'
@@ -152,6 +161,12 @@ class Reader {
   }
 }
 
+/** Whether a few bytes are UTF-8: ASCII (every id key) is checked here, without making a view for isUtf8. */
+function shortIsUtf8(b: Buffer, from: number, to: number): boolean {
+  for (let k = from; k < to; k++) if (b[k] & 0x80) return isUtf8(b.subarray(from, to))
+  return true
+}
+
 /** Writes RowBinary into a reserved slab region. */
 class Out {
   buf: Buffer = Buffer.alloc(0)
@@ -239,7 +254,7 @@ export function compileRowTranscoder(writerSchema: unknown, columns: readonly Bi
     const n = r.length()
     const from = r.pos
     r.skip(n)
-    if (n > 0 && !isUtf8(r.buf.subarray(from, from + n))) throw GENERIC
+    if (n > 0 && !(n <= 32 ? shortIsUtf8(r.buf, from, from + n) : isUtf8(r.buf.subarray(from, from + n)))) throw GENERIC
   }
 
   function copyLeaf(leaf: Leaf) {
@@ -350,15 +365,14 @@ export function compileRowTranscoder(writerSchema: unknown, columns: readonly Bi
       const keyFrom = r.pos
       r.skip(keyLength)
       const keyTo = r.pos
-      if (keyLength > 0 && !isUtf8(body.subarray(keyFrom, keyTo))) return undefined
+      if (keyLength > 0 && !shortIsUtf8(body, keyFrom, keyTo)) return undefined
       const branch = r.long()
       if (branch === 0) throw new UndecodableEvent('upsert without an entity')
       if (branch !== 1) throw new UndecodableEvent(`invalid union index ${branch}`)
 
       // Nothing is committed to the slab before the whole body has been read and checked.
-      const room = slab.reserve(8 * body.length + overhead)
-      o.buf = room.buf
-      o.at = room.at
+      o.buf = slab.reserve(8 * body.length + overhead)
+      o.at = slab.offset
       let next = 0
       for (const p of plan) {
         if (p.field < 0) { writeDefault(p); continue }

@@ -93,6 +93,17 @@ t.test('rows of one slab join into one piece; a new slab starts a new piece', as
   t.ok(Buffer.concat(pieces).equals(expected), 'and they are the generic path\'s rows')
 })
 
+t.test('coalesce joins only views that touch, in order', async (t) => {
+  const a = Buffer.from('abcdefgh')
+  const b = Buffer.from('ABCDEFGH')
+  const pieces = coalesce([a.subarray(0, 2), a.subarray(2, 3), a.subarray(3, 5), b.subarray(0, 1), b.subarray(1, 4), a.subarray(6, 8), a.subarray(5, 6), b.subarray(4, 8)])
+  t.same(pieces.map((p) => p.toString()), ['abcde', 'ABCD', 'gh', 'f', 'EFGH'], 'runs of adjacent views, a gap or another buffer or going back starts a new one')
+  t.equal(pieces[2].buffer, a.buffer, 'views of the same memory, not copies')
+  t.same(coalesce([]), [], 'nothing from nothing')
+  const one = a.subarray(1, 3)
+  t.equal(coalesce([one])[0], one, 'a lone view is handed back as it is')
+})
+
 t.test('what the generic path refuses is refused, with a reason', async (t) => {
   const s = setup(catalogue.get('dockets'))
   const slab = new RowSlab()
