@@ -39,8 +39,13 @@ export interface DocumentSource {
   /**
    * Documents of `type` an upsert or delete of `resource` touches. For a resource with a parent link (PARENTS),
    * `previous` are the parents its rows were last indexed into (parents.ts), touched as well.
+   * Given `ifIndexed`, the documents of a row many documents show (a court, a judge, a school) are
+   * not filtered by the index here but added to it, all of them, for the document's owner to
+   * filter (document-keys.ts): the index as this caller sees it may miss a first build in flight.
    */
-  affected(type: SearchType, resource: string, rows: readonly Row[], previous?: readonly number[]): Promise<Ids>
+  affected(type: SearchType, resource: string, rows: readonly Row[], previous?: readonly number[], ifIndexed?: Set<number>): Promise<Ids>
+  /** Of these documents, those in the index (the owner's decision on `ifIndexed` candidates). */
+  indexed(type: SearchType, ids: Ids): Promise<Ids>
   /** The documents (null: gone) for these ids. */
   build(type: SearchType, ids: Ids): Promise<Map<number, Built | null>>
 }
@@ -514,8 +519,16 @@ export function createDocumentSource(db: Db): DocumentSource {
     const rows = await db.withKeys<Row>(keys, kind, (k) => sql`SELECT DISTINCT id FROM ${t(searchTables(type).docs)} WHERE id IN (${candidates(k)})`)
     return uniq(rows.map((r) => num(r.id)))
   }
+  /** Every candidate, for the owner to filter (affected's `ifIndexed`); the candidates' one column may have any name. */
+  const allOf = async (keys: readonly (number | string)[], candidates: (k: Sql) => Sql, into: Set<number>): Promise<Ids> => {
+    if (!keys.length) return []
+    const kind = keys.every((v) => typeof v === 'number') ? 'Int64' : 'String'
+    const rows = await db.withKeys<Row>(keys, kind, (k) => sql`SELECT DISTINCT * FROM (${candidates(k)})`)
+    for (const r of rows) { const id = num(Object.values(r)[0]); if (id !== null && Number.isFinite(id)) into.add(id) }
+    return []
+  }
   /** For each (type, resource): the document ids a changed row of the resource touches. */
-  async function affected(type: SearchType, resource: string, rows: readonly Row[], previous: readonly number[] = []): Promise<Ids> {
+  async function affected(type: SearchType, resource: string, rows: readonly Row[], previous: readonly number[] = [], ifIndexed?: Set<number>): Promise<Ids> {
     const parent = PARENTS[resource]
     if (parent?.types.includes(type)) {
       const parents = uniq([...rows.flatMap(parent.of), ...previous])
@@ -527,9 +540,13 @@ export function createDocumentSource(db: Db): DocumentSource {
       t, via, union, rows,
       ids: () => uniq(rows.map((r) => num(r.id))),
       keys: () => [...new Set(rows.map((r) => String(r.id)))],
-      indexedAmong: (keys, candidates) => indexedAmong(type, keys, candidates),
+      indexedAmong: (keys, candidates) => (ifIndexed ? allOf(keys, candidates, ifIndexed) : indexedAmong(type, keys, candidates)),
     })
   }
 
-  return { affected, build: (type, ids) => builders[type](ids) }
+  const indexed = async (type: SearchType, list: Ids): Promise<Ids> => list.length
+    ? uniq((await db.withKeys<Row>(list, 'Int64', (k) => sql`SELECT DISTINCT id FROM ${t(searchTables(type).docs)} WHERE id IN ${k}`)).map((r) => num(r.id)))
+    : []
+
+  return { affected, indexed, build: (type, ids) => builders[type](ids) }
 }
