@@ -28,7 +28,7 @@ import { openParallelPublisher } from '../core/events/parallel-publisher.js'
 import { startTableSink, sinkColumns } from '../streams/table-sink.js'
 import { createEntityCodec } from '../schemas/events/entity-codec.js'
 import { groupId, PROCESSORS } from '../schemas/events/index.js'
-import { machineCpuSeconds } from './lib/machine-cpu.js'
+import { machineCpuSeconds, serverCpuSeconds, serverCpuSpent, SERVERS, type Server } from './lib/machine-cpu.js'
 
 const arg = (name: string, dflt: number) => {
   const i = process.argv.indexOf(`--${name}`)
@@ -117,17 +117,17 @@ try {
   await rt.db.command(sql`CREATE TABLE ${ident(id)}.opinions_peer AS ${table}`)
   const codec = createEntityCodec(rt.catalogue, rt.catalogue.get('opinions'))
   const columns = sinkColumns(rt.catalogue, rt.catalogue.get('opinions'))
-  const rounds: { sinkSeconds: number; startSeconds: number; fetchedSeconds: number; firstRowSeconds?: number; cpu: NodeJS.CpuUsage; peakHeapMb: number; machineCpu?: number; peerSeconds: number; peerMachineCpu?: number }[] = []
+  const rounds: { sinkSeconds: number; startSeconds: number; fetchedSeconds: number; firstRowSeconds?: number; cpu: NodeJS.CpuUsage; peakHeapMb: number; machineCpu?: number; servers: Partial<Record<Server, number>>; peerSeconds: number; peerMachineCpu?: number; peerServers: Partial<Record<Server, number>> }[] = []
   for (let r = 1; r <= ROUNDS; r++) {
     const sinkFirst = r % 2 === 1
-    let peer: { seconds: number; machineCpu?: number } = { seconds: 0 }
+    let peer: { seconds: number; machineCpu?: number; servers: Partial<Record<Server, number>> } = { seconds: 0, servers: {} }
     let sinkRun: Awaited<ReturnType<typeof runSink>> | undefined
     for (const phase of sinkFirst ? ['sink', 'peer'] : ['peer', 'sink']) {
       if (phase === 'sink') sinkRun = await runSink(r, profiler && r === 1 ? profiler : undefined)
       else peer = await runPeer(r)
     }
     const peerSeconds = peer.seconds
-    rounds.push({ ...sinkRun!, peerSeconds, peerMachineCpu: peer.machineCpu })
+    rounds.push({ ...sinkRun!, peerSeconds, peerMachineCpu: peer.machineCpu, peerServers: peer.servers })
     console.log(`round ${r} (${sinkFirst ? 'sink first' : 'peer first'}): sink ${Math.round(N / sinkRun!.sinkSeconds).toLocaleString()} events/s, peer ${Math.round(N / peerSeconds).toLocaleString()} rows/s, ratio ${((N / sinkRun!.sinkSeconds) / (N / peerSeconds)).toFixed(2)}`)
   }
 
@@ -138,6 +138,7 @@ try {
     const t0 = performance.now()
     const cpu0 = process.cpuUsage()
     const machine0 = machineCpuSeconds()
+    const servers0 = serverCpuSeconds(rt.cfg.dataDir)
     const sink = await startTableSink({ ...rt, resources: ['opinions'] })
     const startSeconds = (performance.now() - t0) / 1000
     if (process.env.BENCH_TRACE) {
@@ -165,6 +166,7 @@ try {
     }
     const sinkSeconds = (performance.now() - t0) / 1000
     const machine1 = machineCpuSeconds()
+    const servers = serverCpuSpent(servers0, serverCpuSeconds(rt.cfg.dataDir))
     clearInterval(sampler)
     offBatch()
     const cpu = process.cpuUsage(cpu0)
@@ -180,30 +182,33 @@ try {
     await admin.connect()
     try { await admin.deleteGroups([groupId(rt.cfg, PROCESSORS.tableSink)]) } finally { await admin.disconnect() }
     const machineCpu = machine0 === undefined || machine1 === undefined ? undefined : machine1 - machine0
-    return { sinkSeconds, startSeconds, fetchedSeconds: fetchedSeconds ?? sinkSeconds, firstRowSeconds, cpu, peakHeapMb, machineCpu }
+    return { sinkSeconds, startSeconds, fetchedSeconds: fetchedSeconds ?? sinkSeconds, firstRowSeconds, cpu, peakHeapMb, machineCpu, servers }
   }
 
   /** The same rows straight into the peer table; rows are built outside the timed part (the peer measures ClickHouse, not the generator). */
-  async function runPeer(round: number): Promise<{ seconds: number; machineCpu?: number }> {
+  async function runPeer(round: number): Promise<{ seconds: number; machineCpu?: number; servers: Partial<Record<Server, number>> }> {
     await rt.db.command(sql`TRUNCATE TABLE ${ident(id)}.opinions_peer`)
     const b = bar(`peer ${round} `)
     let peerMs = 0
     let machineCpu: number | undefined = 0
+    const servers: Partial<Record<Server, number>> = {}
     for (let start = 1; start <= N; start += 50_000) {
       const rows: Record<string, unknown>[] = []
       for (let i = start; i < Math.min(N + 1, start + 50_000); i++) rows.push({ ...codec.toEntity(opinion(i)), _version: i, _deleted: 0 })
       const arrays = PEER_FORMAT === 'rowbinary' ? rows.map((r) => columns.map((c) => r[c.name])) : []
       const t1 = performance.now()
       const m1 = machineCpuSeconds()
+      const s1 = serverCpuSeconds(rt.cfg.dataDir)
       if (PEER_FORMAT === 'rowbinary') await rt.db.insertRows('opinions_peer', columns, arrays)
       else await rt.db.insert('opinions_peer', rows)
       peerMs += performance.now() - t1
       const m2 = machineCpuSeconds()
+      for (const [name, spent] of Object.entries(serverCpuSpent(s1, serverCpuSeconds(rt.cfg.dataDir))) as [Server, number][]) servers[name] = (servers[name] ?? 0) + spent
       machineCpu = machineCpu === undefined || m1 === undefined || m2 === undefined ? undefined : machineCpu + m2 - m1
       b.update(Math.min(N, start + 49_999), { rate: Math.round((start + 49_999) / (peerMs / 1000)) })
     }
     b.stop()
-    return { seconds: peerMs / 1000, machineCpu }
+    return { seconds: peerMs / 1000, machineCpu, servers }
   }
 
   const median = (xs: number[]) => { const v = [...xs].sort((a, b) => a - b); return v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2 }
@@ -231,6 +236,12 @@ try {
     const sinkUs = median(sinkMachine) / N * 1e6
     const peerUs = median(peerMachine) / N * 1e6
     console.log(`  machine CPU per event        sink ${sinkUs.toFixed(1)} µs, peer ${peerUs.toFixed(1)} µs, peer ÷ sink ${(peerUs / sinkUs).toFixed(2)} (all processes, /proc/stat; medians; cores used while running: sink ${(median(sinkMachine) / median(rounds.map((x) => x.sinkSeconds))).toFixed(2)}, peer ${(median(peerMachine) / median(rounds.map((x) => x.peerSeconds))).toFixed(2)})`)
+  }
+  // Each server's own CPU (not moved by other work on the machine, unlike the total above).
+  for (const name of SERVERS) {
+    const sink = rounds.map((x) => x.servers[name]).filter((x): x is number => x !== undefined)
+    const peer = rounds.map((x) => x.peerServers[name]).filter((x): x is number => x !== undefined)
+    if (sink.length) console.log(`  ${`${name} CPU per event`.padEnd(29)}sink ${(median(sink) / N * 1e6).toFixed(1)} µs${peer.length ? `, peer ${(median(peer) / N * 1e6).toFixed(1)} µs` : ''} (medians)`)
   }
   console.log(`  goal (≥ 50,000 events/s)     ${sinkRate >= 50_000 ? 'met' : 'not met'}`)
 } catch (err) {
