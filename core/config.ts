@@ -93,6 +93,12 @@ export interface Config {
    * from which it compacts.
    */
   readonly searchCompaction: Readonly<{ everyMs: number; staleShare: number }>
+  /**
+   * Instances of the search-index role in the deployment (LDS_SEARCH_INSTANCES, default 1). Above
+   * 1 the role runs in two stages (streams/search/repartition.ts), so that each document is built
+   * by one instance; at 1 it builds from the entity topics directly, with no topic in between.
+   */
+  readonly searchInstances: number
   /** Replication factor and min.insync.replicas of the topics the service creates (LDS_KAFKA_REPLICATION; 1 on one broker). */
   readonly kafkaReplication: number
   /**
@@ -186,6 +192,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ? Object.freeze({ name: env.LDS_CLICKHOUSE_CLUSTER, replicated: env.LDS_CLICKHOUSE_REPLICATED !== '0', onCluster: env.LDS_CLICKHOUSE_ON_CLUSTER !== '0' })
       : undefined,
     searchCompaction: Object.freeze({ everyMs: int(env, 'LDS_SEARCH_COMPACT_EVERY_S', 600) * 1000, staleShare: int(env, 'LDS_SEARCH_COMPACT_SHARE', 0.2) }),
+    searchInstances: int(env, 'LDS_SEARCH_INSTANCES', 1),
     audio: Object.freeze({
       storageDir: path.resolve(PROJECT_ROOT, env.LDS_STORAGE_DIR || path.join(env.LDS_DATA_DIR || '.data', 'storage')), sealsDir: env.LDS_SEALS_DIR ? path.resolve(env.LDS_SEALS_DIR) : '',
       logoFile: env.LDS_AUDIO_LOGO ? path.resolve(env.LDS_AUDIO_LOGO) : '', concurrency: Math.max(1, int(env, 'LDS_AUDIO_CONCURRENCY', os.availableParallelism())),
@@ -194,6 +201,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (!(cfg.searchCompaction.everyMs >= 0)) throw new ConfigError('LDS_SEARCH_COMPACT_EVERY_S must be 0 (never) or more')
   if (!(cfg.searchCompaction.staleShare > 0 && cfg.searchCompaction.staleShare <= 1)) throw new ConfigError('LDS_SEARCH_COMPACT_SHARE must be above 0 and at most 1')
+  if (!(Number.isInteger(cfg.searchInstances) && cfg.searchInstances >= 1)) throw new ConfigError('LDS_SEARCH_INSTANCES must be a whole number, 1 or more')
   if (!(Number.isInteger(cfg.kafkaReplication) && cfg.kafkaReplication >= 1)) throw new ConfigError('LDS_KAFKA_REPLICATION must be a whole number from 1')
   if (cfg.clickhouseCluster && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(cfg.clickhouseCluster.name)) throw new ConfigError('LDS_CLICKHOUSE_CLUSTER must be a plain identifier (letters, digits, _)')
   if (!(cfg.clickhouseQueryMemoryMb >= 64)) throw new ConfigError('LDS_CLICKHOUSE_QUERY_MEMORY_MB must be at least 64')

@@ -10,6 +10,8 @@
  *   watermarks                   what each table sink has applied, per source partition
  *   webhook-events[.retry.<n>]   webhook deliveries and their delayed retries
  *   ids                          one message per block of ids leased (core/ids.ts): one partition, not compacted
+ *   search.documents             search documents to build, keyed by `type:id` (streams/search/document-keys.ts):
+ *                                a work queue, not compacted; only with LDS_SEARCH_INSTANCES above 1
  */
 import type { Config } from '../../core/config.js'
 import type { ResourceDef } from '../define.js'
@@ -44,6 +46,8 @@ export const groupId = (cfg: Prefix, processor: ProcessorName) => `${cfg.topicPr
 export const watermarkTopic = (cfg: Prefix) => `${cfg.topicPrefix}watermarks`
 /** Where processes lease blocks of ids for the rows they create: the offset of a lease is its block (core/ids.ts). */
 export const idsTopic = (cfg: Prefix) => `${cfg.topicPrefix}ids`
+/** The search documents a change touches, from the search-index role's repartition stage to the owner of each document. */
+export const searchDocumentsTopic = (cfg: Prefix) => `${cfg.topicPrefix}search.documents`
 export const valueSubject = (topic: string) => `${topic}-value`
 
 /** The resource an entity topic carries, or undefined for any other topic. */

@@ -11,30 +11,55 @@
  * build already saw the batch's changes is left out (seen-changes.ts). A chunk's inserts run
  * while the next chunk is built. A document whose entity is gone is deleted from the index.
  *
+ * With several instances of the role (LDS_SEARCH_INSTANCES above 1) that is not enough: a document
+ * touched by changes in partitions of two instances would be built by both, and a court renamed in
+ * one could race a build in the other. The role then runs in two stages: the repartition stage
+ * (repartition.ts) maps changes to document keys on an internal topic (document-keys.ts), and this
+ * stage builds the documents of its share of that topic's partitions, so each has one owner. With
+ * one instance the stage in between would only cost a topic hop, and is not run.
+ *
  * An optional percolator (the search alerts) matches each chunk's documents as they are built;
  * only the matches are kept, and they are delivered once the batch is searchable, before its
  * offsets are committed: a crash repeats them (alert hits are recorded, so nothing is sent twice).
  */
 import type { Kafka } from 'kafkajs'
+import pRetry from 'p-retry'
 import type { Config } from '../../core/config.js'
 import type { Db } from '../../core/clickhouse.js'
 import type { Logger } from '../../core/logger.js'
 import type { Registry } from '../../core/registry.js'
 import { DependencyError } from '../../core/dependency-error.js'
+import { ensureTopics, retryRetriable } from '../../core/kafka.js'
 import { sql, ident, compile } from '../../core/sql.js'
 import type { Catalogue } from '../../schemas/catalogue/index.js'
-import { entityTopic, dlqTopic, groupId, createDecoder, validateEntityEvent, createVersioner, type EntityEvent } from '../../schemas/events/index.js'
+import { entityTopic, dlqTopic, groupId, searchDocumentsTopic, createDecoder, validateEntityEvent, createVersioner, type EntityEvent } from '../../schemas/events/index.js'
 import { useWatermarks, type Watermarks } from '../../core/events/watermark-reader.js'
 import { SEARCH_RESULTS } from '../../schemas/internal/search.js'
 import { SEARCH_TYPES, analyzeDocument, textHash, searchTables, type SearchType, type AnalyzedDoc } from '../../domain/search/index.js'
 import { refreshSql, indexColumns, postingsInsertSql } from '../../schemas/internal/search-layout.js'
 import { toIndexRows, type IndexDoc, type IndexRows } from './index-rows.js'
 import { startStream, keepAlive, type StreamDef, type Incoming, type BatchContext, type ConsumerTimeouts } from '../runner.js'
-import { createDocumentSource, SEARCH_SOURCES, type Built, type Row } from './documents.js'
-import { createSeenChanges, offsetKey, type Offsets } from './seen-changes.js'
+import { createDocumentSource, SEARCH_SOURCES, type Built, type DocumentSource, type Row } from './documents.js'
+import { createSeenChanges, offsetKey, type Offsets, type SeenChanges } from './seen-changes.js'
 import { createParentLedger, parentsAfter } from './parents.js'
+import { searchedTopics, sinkCaughtUp, changedRows, lastOffsets, type Change } from './changes.js'
+import { decodeDocumentKey, documentKeysTopicConfig, wantedOf, type DocumentKey } from './document-keys.js'
+import { createCommitWatch } from './commit-watch.js'
+import { startRepartition, startSearchableCommits } from './repartition.js'
 
+/**
+ * The consumer group whose committed entity offsets mean "indexed, percolated and searchable", in
+ * both modes: the one-stage indexer's own; in two stages, committed by startSearchableCommits
+ * (repartition.ts) once the documents stage has built every key published before.
+ */
 export const SEARCH_INDEXER = 'search-indexer'
+/** Two stages: the group of the entity topics (the repartition stage; its commits mean "keys published"). */
+export const SEARCH_REPARTITION = 'search-repartition'
+/** Two stages: the group of the documents topic (the builders; its commits mean "built and searchable"). */
+export const SEARCH_DOCUMENTS = 'search-documents'
+
+/** The mode the role runs in (LDS_SEARCH_INSTANCES). */
+export const searchStages = (cfg: Pick<Config, 'searchInstances'>): 1 | 2 => (cfg.searchInstances > 1 ? 2 : 1)
 
 /**
  * search_results rows. A result goes in as a JSON object, which the server keeps as its text in
@@ -48,12 +73,8 @@ const RESULTS_AS_TEXT = { settings: { input_format_json_read_objects_as_strings:
 const CHUNK = 5_000
 /** Chunks whose inserts may still run while the next is built. */
 const WRITES_IN_FLIGHT = 2
-/**
- * How long a batch waits for the table sink before the runner backs off and tries again. Longer
- * than the consumer's session timeout: the runner heartbeats meanwhile, and the wait (in slices)
- * gives the batch up once it is stale (rebalance, stop).
- */
-const SINK_WAIT_MS = 60_000
+/** Two stages: partitions of the documents topic whose batches an instance builds at once. */
+const BUILDS_IN_PARALLEL = 4
 
 export interface IndexedDocument { type: SearchType; id: number; built: Built; analyzed: AnalyzedDoc }
 
@@ -65,96 +86,56 @@ export interface Percolation<Hit> {
 
 export interface IndexerDeps {
   cfg: Config; kafka: Kafka; registry: Registry; log: Logger; db: Db; catalogue: Catalogue; watermarks?: Watermarks
-  /** The indexer consumer's group timeouts (tests shorten them). */
+  /** The consumer groups' timeouts (tests shorten them). */
   consumerTimeouts?: ConsumerTimeouts
+  /** Told of every chunk of documents built (tests count builds per document). */
+  onBuilt?: (type: SearchType, ids: readonly number[]) => void
 }
 
-interface Change { resource: string; event: EntityEvent; source: Incoming }
+export interface RunningIndexer {
+  /** The consumer of the entity topics (one stage: the indexer; two: the repartition stage). */
+  consumer: import('kafkajs').Consumer
+  /** Two stages: the consumer of the documents topic. */
+  documents?: import('kafkajs').Consumer
+  stages: 1 | 2
+  stop(): Promise<void>
+}
 
-export async function startSearchIndexer<Hit>(deps: IndexerDeps, percolation?: Percolation<Hit>) {
-  const { cfg, db, catalogue: cat } = deps
-  const log = deps.log.child({ stream: SEARCH_INDEXER })
-  const source = createDocumentSource(db)
-  const decode = createDecoder(deps.registry)
-  const version = createVersioner()
-  const { watermarks, release: releaseWatermarks } = await useWatermarks(deps)
-  const resources = [...new Set(Object.values(SEARCH_SOURCES).flat())].filter((r) => cat.has(r))
-  const byTopic = new Map(resources.map((r) => [entityTopic(cfg, r), r]))
-  const table = (name: string) => sql`${ident(db.database)}.${ident(name)}`
-  const live = liveVersionReloader(db, log)
-  // changes that a document's last build already saw are not built again (seen-changes.ts)
-  const seen = createSeenChanges()
-  // the documents each opinion, party… was last indexed into: a row that moves leaves them (parents.ts)
-  const parents = createParentLedger(db)
+export async function startSearchIndexer<Hit>(deps: IndexerDeps, percolation?: Percolation<Hit>): Promise<RunningIndexer> {
+  return searchStages(deps.cfg) === 1 ? startOneStage(deps, percolation) : startTwoStages(deps, percolation)
+}
 
-  /** Waits until the table sink has applied every message of the batch. */
-  async function sinkCaughtUp(last: readonly PartitionOffset[], batch: BatchContext | undefined): Promise<void> {
-    for (const { topic, partition, offset } of last) {
-      if (!await keepAlive(batch, SINK_WAIT_MS, (ms) => watermarks.waitUntilApplied(topic, partition, String(offset), ms), 'waiting for the table sink')) {
-        throw new DependencyError('table sink', topic, `has not applied offset ${offset} of partition ${partition} within ${SINK_WAIT_MS / 1000} s; is the table-sink role running?`)
-      }
-    }
-  }
+/**
+ * Builds documents per chunk and writes them; `finish` waits for the writes, makes them searchable
+ * and delivers the percolator's hits. One per batch.
+ */
+function createBuildRun<Hit>(o: {
+  db: Db; log: Logger; source: DocumentSource; version: () => number; live: LiveVersions; seen: SeenChanges
+  appliedNow: () => Offsets; percolation?: Percolation<Hit>; onBuilt?: IndexerDeps['onBuilt']
+}) {
+  const { db, log, source, percolation } = o
+  const hits: Hit[] = []
+  const reloads = new Set<SearchType>()
+  const builds: [SearchType, number[], Offsets][] = []
+  const writes: Promise<void>[] = []
+  let documents = 0
 
   /** Per document of the chunk, its newest indexed row's text hash and text version. */
   async function previousTexts(type: SearchType, ids: number[]): Promise<Map<number, PreviousText>> {
     const rows = await db.withKeys<{ id: number; hash: number; text_version: number; deleted: number }>(ids, 'Int64', (k) => sql`
       SELECT id, argMax(text_hash, version) AS hash, argMax(text_version, version) AS text_version, argMax(is_deleted, version) AS deleted
-      FROM ${table(searchTables(type).docs)} WHERE id IN ${k} GROUP BY id`)
+      FROM ${ident(db.database)}.${ident(searchTables(type).docs)} WHERE id IN ${k} GROUP BY id`)
     return new Map(rows.map((r) => [Number(r.id), { hash: Number(r.hash), textVersion: Number(r.text_version), deleted: Number(r.deleted) === 1 }]))
   }
 
-  /** A deleted row's last live state (its relations say which documents held it); best effort. */
-  async function lastLiveRows(resource: string, keys: string[]): Promise<Row[]> {
-    const r = cat.get(resource)
-    const typed = r.keyKind === 'int' ? keys.map(Number) : keys
-    return db.withKeys<Row>(typed, r.keyKind === 'int' ? 'Int64' : 'String', (k) => sql`
-      SELECT * FROM ${table(r.table)} WHERE ${ident(r.key)} IN ${k} AND _deleted = 0 ORDER BY _version DESC LIMIT 1 BY ${ident(r.key)}`)
-  }
-
-  async function index(changes: Change[], batch?: BatchContext): Promise<void> {
-    if (!changes.length) return
-    const last = lastOffsets(changes)
-    await sinkCaughtUp(last, batch)
-    const rowsOf = new Map<string, Row[]>()
-    const deleted = new Map<string, string[]>()
-    for (const { resource, event } of changes) {
-      if (event.op === 'upsert' && event.entity) {
-        const list = rowsOf.get(resource) ?? []
-        list.push(event.entity)
-        rowsOf.set(resource, list)
-      } else {
-        deleted.set(resource, [...(deleted.get(resource) ?? []), event.key])
-      }
-    }
-    for (const [resource, keys] of deleted) {
-      const r = cat.get(resource)
-      const gone = keys.map((k) => ({ [r.key]: r.keyKind === 'int' ? Number(k) : k }))
-      rowsOf.set(resource, [...(rowsOf.get(resource) ?? []), ...gone, ...await lastLiveRows(resource, keys)])
-    }
-    const parentsNow = parentsAfter(changes.map((c) => ({ resource: c.resource, ...c.event })))
-    const parentsBefore = await parents.recorded(parentsNow)
-    const hits: Hit[] = []
-    const reloads = new Set<SearchType>()
-    const builds: [SearchType, number[], Offsets][] = []
-    const writes: Promise<void>[] = []
-    const lastByKey: Offsets = new Map(last.map((p) => [offsetKey(p.topic, p.partition), p.offset]))
-    let documents = 0
-    let seenBefore = 0
-    for (const type of Object.keys(SEARCH_TYPES) as SearchType[]) {
-      const ids = new Set<number>()
-      for (const resource of SEARCH_SOURCES[type]) {
-        const rows = rowsOf.get(resource)
-        // with the parents a moved or deleted row was last indexed under
-        if (rows?.length) for (const id of await source.affected(type, resource, rows, [...parentsBefore.get(resource)?.values() ?? []].flat())) ids.add(id)
-      }
-      const list = [...ids].filter((id) => !seen.saw(type, id, lastByKey))
-      seenBefore += ids.size - list.length
+  return {
+    get documents() { return documents },
+    async build(type: SearchType, list: readonly number[]): Promise<void> {
       for (let i = 0; i < list.length; i += CHUNK) {
         const chunk = list.slice(i, i + CHUNK)
-        const applied = appliedNow()
+        const applied = o.appliedNow()
         const [built, before] = await Promise.all([source.build(type, chunk), previousTexts(type, chunk)])
-        const v = version()
+        const v = o.version()
         const now = new Date().toISOString()
         const docs: IndexDoc[] = []
         const results: unknown[][] = []
@@ -177,6 +158,7 @@ export async function startSearchIndexer<Hit>(deps: IndexerDeps, percolation?: P
           results.push([type, id, b.result, b.created, now, v, 0])
           if (percolation) indexed.push({ type, id, built: b, analyzed })
         }
+        o.onBuilt?.(type, chunk)
         // a chunk's documents are matched now and let go: a catch-up batch touches tens of thousands
         if (percolation) for (const hit of percolation.match(indexed)) hits.push(hit)
         // the chunk's inserts go on while the next chunk (or type) is built: the server works
@@ -190,21 +172,78 @@ export async function startSearchIndexer<Hit>(deps: IndexerDeps, percolation?: P
         builds.push([type, chunk, applied])
         documents += chunk.length
       }
-    }
-    await Promise.all(writes)
-    // Committed only once searchable (see liveVersionReloader).
-    await Promise.all([...reloads].map((type) => live.changed(type)))
-    if (percolation && hits.length) await percolation.deliver(hits)
-    await parents.record(parentsNow, parentsBefore, version())
-    for (const [type, chunk, applied] of builds) seen.record(type, chunk, applied)
-    log.debug({ changes: changes.length, documents, seenBefore }, 'search documents indexed')
+    },
+    async finish(): Promise<void> {
+      await Promise.all(writes)
+      // Committed only once searchable (see liveVersionReloader).
+      await Promise.all([...reloads].map((type) => o.live.changed(type)))
+      if (percolation && hits.length) await percolation.deliver(hits)
+    },
+    /** Once the batch is done: its builds are remembered (seen-changes.ts). */
+    record(): void { for (const [type, chunk, applied] of builds) o.seen.record(type, chunk, applied) },
+  }
+}
+
+/** The sink's applied offsets now, on these topics. */
+function appliedOn(watermarks: Watermarks, topics: Iterable<string>): () => Offsets {
+  const list = [...topics]
+  return () => {
+    const out = new Map<string, bigint>()
+    for (const topic of list) for (const [partition, offset] of watermarks.appliedOf(topic)) out.set(offsetKey(topic, partition), offset)
+    return out
+  }
+}
+
+/** One instance: the indexer reads the entity topics and builds every document their changes touch. */
+async function startOneStage<Hit>(deps: IndexerDeps, percolation?: Percolation<Hit>): Promise<RunningIndexer> {
+  const { cfg, db, catalogue: cat } = deps
+  const log = deps.log.child({ stream: SEARCH_INDEXER })
+  const source = createDocumentSource(db)
+  const decode = createDecoder(deps.registry)
+  const version = createVersioner()
+  const { watermarks, release: releaseWatermarks } = await useWatermarks(deps)
+  const byTopic = searchedTopics(cfg, cat)
+  const table = (name: string) => sql`${ident(db.database)}.${ident(name)}`
+  const live = liveVersionReloader(db, log)
+  // changes that a document's last build already saw are not built again (seen-changes.ts)
+  const seen = createSeenChanges()
+  // the documents each opinion, party… was last indexed into: a row that moves leaves them (parents.ts)
+  const parents = createParentLedger(db)
+  const appliedNow = appliedOn(watermarks, byTopic.keys())
+
+  /** A deleted row's last live state (its relations say which documents held it); best effort. */
+  async function lastLiveRows(resource: string, keys: string[]): Promise<Row[]> {
+    const r = cat.get(resource)
+    const typed = r.keyKind === 'int' ? keys.map(Number) : keys
+    return db.withKeys<Row>(typed, r.keyKind === 'int' ? 'Int64' : 'String', (k) => sql`
+      SELECT * FROM ${table(r.table)} WHERE ${ident(r.key)} IN ${k} AND _deleted = 0 ORDER BY _version DESC LIMIT 1 BY ${ident(r.key)}`)
   }
 
-  /** The sink's applied offsets now, on every topic the indexer reads. */
-  function appliedNow(): Offsets {
-    const out = new Map<string, bigint>()
-    for (const topic of byTopic.keys()) for (const [partition, offset] of watermarks.appliedOf(topic)) out.set(offsetKey(topic, partition), offset)
-    return out
+  async function index(changes: Change[], batch?: BatchContext): Promise<void> {
+    if (!changes.length) return
+    const last = lastOffsets(changes)
+    await sinkCaughtUp(watermarks, last, batch)
+    const rowsOf = await changedRows(cat, changes, lastLiveRows)
+    const parentsNow = parentsAfter(changes.map((c) => ({ resource: c.resource, ...c.event })))
+    const parentsBefore = await parents.recorded(parentsNow)
+    const run = createBuildRun({ db, log, source, version, live, seen, appliedNow, percolation, onBuilt: deps.onBuilt })
+    const lastByKey: Offsets = new Map(last.map((p) => [offsetKey(p.topic, p.partition), p.offset]))
+    let seenBefore = 0
+    for (const type of Object.keys(SEARCH_TYPES) as SearchType[]) {
+      const ids = new Set<number>()
+      for (const resource of SEARCH_SOURCES[type]) {
+        const rows = rowsOf.get(resource)
+        // with the parents a moved or deleted row was last indexed under
+        if (rows?.length) for (const id of await source.affected(type, resource, rows, [...parentsBefore.get(resource)?.values() ?? []].flat())) ids.add(id)
+      }
+      const list = [...ids].filter((id) => !seen.saw(type, id, lastByKey))
+      seenBefore += ids.size - list.length
+      await run.build(type, list)
+    }
+    await run.finish()
+    await parents.record(parentsNow, parentsBefore, version())
+    run.record()
+    log.debug({ changes: changes.length, documents: run.documents, seenBefore }, 'search documents indexed')
   }
 
   const def: StreamDef<Change, Change[]> = {
@@ -223,24 +262,95 @@ export async function startSearchIndexer<Hit>(deps: IndexerDeps, percolation?: P
   const stream = await startStream(def, deps)
   return {
     consumer: stream.consumer,
+    stages: 1,
     async stop() { await stream.stop(); await releaseWatermarks() },
   }
 }
 
-/** Per partition, the last offset of the changes. */
-function lastOffsets(changes: readonly Change[]): PartitionOffset[] {
-  const out = new Map<string, PartitionOffset>()
-  for (const { source: s } of changes) {
-    const key = offsetKey(s.topic, s.partition)
-    const offset = BigInt(s.message.offset)
-    const at = out.get(key)
-    if (!at) out.set(key, { topic: s.topic, partition: s.partition, offset })
-    else if (at.offset < offset) at.offset = offset
+/**
+ * Several instances: the repartition stage (repartition.ts) publishes the keys of the documents
+ * each change touches, and this stage builds those of its share of the documents topic's
+ * partitions. A key is published only once the sink has applied its change, so a build reads it.
+ */
+async function startTwoStages<Hit>(deps: IndexerDeps, percolation?: Percolation<Hit>): Promise<RunningIndexer> {
+  const { cfg, db } = deps
+  const log = deps.log.child({ stream: SEARCH_DOCUMENTS })
+  const source = createDocumentSource(db)
+  const version = createVersioner()
+  const { watermarks, release: releaseWatermarks } = await useWatermarks(deps)
+  const entityTopics = [...searchedTopics(cfg, deps.catalogue).keys()]
+  const topic = searchDocumentsTopic(cfg)
+  const partitions = await ensureDocumentKeysTopic(deps)
+  const live = liveVersionReloader(db, log)
+  const seen = createSeenChanges()
+  const appliedNow = appliedOn(watermarks, entityTopics)
+  const built = createCommitWatch(deps.kafka, groupId(cfg, SEARCH_DOCUMENTS), topic)
+
+  async function index(keys: DocumentKey[]): Promise<void> {
+    if (!keys.length) return
+    const run = createBuildRun({ db, log, source, version, live, seen, appliedNow, percolation, onBuilt: deps.onBuilt })
+    let seenBefore = 0
+    for (const [type, docs] of wantedOf(keys)) {
+      // a key that asks only if the document is indexed is decided here, by the owner, after
+      // every earlier key of the document was built
+      const conditional = [...docs].filter(([, w]) => w.ifIndexed).map(([id]) => id)
+      const inIndex = new Set(await source.indexed(type, conditional))
+      const asked = [...docs].filter(([id, w]) => !w.ifIndexed || inIndex.has(id))
+      const list = asked.filter(([id, w]) => !seen.saw(type, id, w.after)).map(([id]) => id)
+      seenBefore += asked.length - list.length
+      await run.build(type, list)
+    }
+    await run.finish()
+    run.record()
+    log.debug({ keys: keys.length, documents: run.documents, seenBefore }, 'search documents indexed')
   }
-  return [...out.values()]
+
+  const def: StreamDef<DocumentKey, DocumentKey[]> = {
+    name: SEARCH_DOCUMENTS,
+    groupId: groupId(cfg, SEARCH_DOCUMENTS),
+    topics: [topic],
+    dlqTopic: dlqTopic(cfg, SEARCH_DOCUMENTS),
+    decode: (m) => decodeDocumentKey(m.message.value),
+    transform: (events) => events.map((e) => e.event),
+    sink: index,
+    afterCommit: (c) => built.committed(c.partition, BigInt(c.offset)),
+    // partitions hold different documents: their batches are independent, and built side by side
+    // their inserts share the reloads of the live versions (coalesced per type) instead of each
+    // paying one in turn
+    concurrency: BUILDS_IN_PARALLEL,
+    timeouts: deps.consumerTimeouts,
+  }
+  const stream = await startStream(def, deps)
+  const stops: (() => Promise<void>)[] = [() => stream.stop(), () => built.stop(), releaseWatermarks]
+  const stopAll = async () => { for (const stop of stops.splice(0)) await stop() }
+  try {
+    const repartition = await startRepartition({ ...deps, watermarks, source, partitions })
+    stops.unshift(() => repartition.stop())
+    const searchable = startSearchableCommits({ ...deps, built, log })
+    stops.unshift(() => searchable.stop())
+    return { consumer: repartition.consumer, documents: stream.consumer, stages: 2, stop: stopAll }
+  } catch (err) {
+    await stopAll()
+    throw err
+  }
 }
 
-interface PartitionOffset { topic: string; partition: number; offset: bigint }
+/** Creates the documents topic if missing; its partition count (an existing topic keeps its own). */
+async function ensureDocumentKeysTopic(deps: Pick<IndexerDeps, 'cfg' | 'kafka'>): Promise<number> {
+  const admin = deps.kafka.admin()
+  await admin.connect()
+  try {
+    const config = documentKeysTopicConfig(deps.cfg)
+    await retryRetriable(() => ensureTopics(admin, [config]))
+    // another instance may have created it a moment ago, and a busy broker can answer "unknown
+    // topic" for a while after it is created: the consumers subscribe once its metadata is served
+    await pRetry(() => admin.fetchTopicMetadata({ topics: [config.topic] }), {
+      retries: 30, minTimeout: 200, factor: 1.5, maxTimeout: 2_000,
+      shouldRetry: ({ error }) => (error as Error & { retriable?: boolean }).retriable === true,
+    })
+    return (await retryRetriable(() => admin.fetchTopicOffsets(config.topic))).length
+  } finally { await admin.disconnect() }
+}
 
 export interface PreviousText { hash: number; textVersion: number; deleted: boolean }
 
@@ -293,6 +403,8 @@ export function startIndexRowsWrite(db: Db, type: SearchType, rows: IndexRows, o
  * committed is searchable. Reloads are coalesced per type: one runs at a time, and every change
  * made while it runs is covered by the next one, so a catch-up of many batches costs few reloads.
  */
+type LiveVersions = ReturnType<typeof liveVersionReloader>
+
 function liveVersionReloader(db: Db, log: Logger) {
   interface State { started: number; finished: number; running: boolean; waiters: { after: number; done: (err?: Error) => void }[] }
   const states = new Map<SearchType, State>()

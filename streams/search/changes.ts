@@ -1,0 +1,72 @@
+/**
+ * What both modes of the search-index role do with a batch of entity changes before they know the
+ * documents it touches (indexer.ts one stage, repartition.ts two): wait for the table sink, and
+ * gather the changed rows.
+ */
+import type { Config } from '../../core/config.js'
+import { DependencyError } from '../../core/dependency-error.js'
+import type { Catalogue } from '../../schemas/catalogue/index.js'
+import { entityTopic, type EntityEvent } from '../../schemas/events/index.js'
+import type { Watermarks } from '../../core/events/watermark-reader.js'
+import { keepAlive, type Incoming, type BatchContext } from '../runner.js'
+import { SEARCH_SOURCES, type Row } from './documents.js'
+import { offsetKey } from './seen-changes.js'
+
+/**
+ * How long a batch waits for the table sink before the runner backs off and tries again. Longer
+ * than the consumer's session timeout: the runner heartbeats meanwhile, and the wait (in slices)
+ * gives the batch up once it is stale (rebalance, stop).
+ */
+const SINK_WAIT_MS = 60_000
+
+export interface Change { resource: string; event: EntityEvent; source: Incoming }
+
+/** The resources whose changes touch search documents, and their topics. */
+export function searchedTopics(cfg: Pick<Config, 'topicPrefix'>, cat: Catalogue): Map<string, string> {
+  const resources = [...new Set(Object.values(SEARCH_SOURCES).flat())].filter((r) => cat.has(r))
+  return new Map(resources.map((r) => [entityTopic(cfg, r), r]))
+}
+
+/** Waits until the table sink has applied every message of the batch. */
+export async function sinkCaughtUp(watermarks: Watermarks, last: readonly PartitionOffset[], batch: BatchContext | undefined): Promise<void> {
+  for (const { topic, partition, offset } of last) {
+    if (!await keepAlive(batch, SINK_WAIT_MS, (ms) => watermarks.waitUntilApplied(topic, partition, String(offset), ms), 'waiting for the table sink')) {
+      throw new DependencyError('table sink', topic, `has not applied offset ${offset} of partition ${partition} within ${SINK_WAIT_MS / 1000} s; is the table-sink role running?`)
+    }
+  }
+}
+/** A batch's rows by resource: upserts as they are, deletes as their key with the row's last live state. */
+export async function changedRows(cat: Catalogue, changes: readonly Change[], lastLiveRows: (resource: string, keys: string[]) => Promise<Row[]>): Promise<Map<string, Row[]>> {
+  const rowsOf = new Map<string, Row[]>()
+  const deleted = new Map<string, string[]>()
+  for (const { resource, event } of changes) {
+    if (event.op === 'upsert' && event.entity) {
+      const list = rowsOf.get(resource) ?? []
+      list.push(event.entity)
+      rowsOf.set(resource, list)
+    } else {
+      deleted.set(resource, [...(deleted.get(resource) ?? []), event.key])
+    }
+  }
+  for (const [resource, keys] of deleted) {
+    const r = cat.get(resource)
+    const gone = keys.map((k) => ({ [r.key]: r.keyKind === 'int' ? Number(k) : k }))
+    rowsOf.set(resource, [...(rowsOf.get(resource) ?? []), ...gone, ...await lastLiveRows(resource, keys)])
+  }
+  return rowsOf
+}
+
+/** Per partition, the last offset of the changes. */
+export function lastOffsets(changes: readonly Change[]): PartitionOffset[] {
+  const out = new Map<string, PartitionOffset>()
+  for (const { source: s } of changes) {
+    const key = offsetKey(s.topic, s.partition)
+    const offset = BigInt(s.message.offset)
+    const at = out.get(key)
+    if (!at) out.set(key, { topic: s.topic, partition: s.partition, offset })
+    else if (at.offset < offset) at.offset = offset
+  }
+  return [...out.values()]
+}
+
+export interface PartitionOffset { topic: string; partition: number; offset: bigint }
