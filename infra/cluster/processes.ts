@@ -41,7 +41,8 @@ export function roleProcesses(dir: string, env: Record<string, string>): Cluster
   for (const g of ROLE_GROUPS) {
     for (let i = 1; i <= g.instances; i++) {
       const name = g.instances > 1 ? `${g.name}-${i}` : g.name
-      const extra: Record<string, string> = g.roles.includes('search-index') ? { NODE_OPTIONS: SEARCH_INDEX_NODE_OPTIONS } : {}
+      // the search index in several instances runs its two stages (each document built by one instance)
+      const extra: Record<string, string> = g.roles.includes('search-index') ? { NODE_OPTIONS: SEARCH_INDEX_NODE_OPTIONS, LDS_SEARCH_INSTANCES: String(g.instances) } : {}
       out.push({ name, ...node('bin/lds-cli.ts', 'run', '--roles', g.roles), env: { ...env, ...extra }, log: path.join(dir, 'logs', `${name}.log`), pid: path.join(dir, 'run', `${name}.pid`) })
     }
   }
