@@ -79,6 +79,12 @@ export interface Config {
    * an LRU of readModelMaxGb (the store stays small; a text not kept costs a query).
    */
   readonly readModelTexts: 'local' | 'clickhouse'
+  /**
+   * The most GB the read model's rendered details (v4 detail JSON kept per row) take on a host. Past
+   * it, each resource's oldest rows (lowest keys) lose theirs and are built per request (no query);
+   * 0: none kept.
+   */
+  readonly readModelRenderedGb: number
   /** `kafkaSasl`: the SASL/SCRAM listener outside consumers use (`lds consumers create`); the service itself uses `kafka`. */
   readonly ports: Readonly<{ kafka: number; kafkaController: number; kafkaSasl: number; registry: number; clickhouseHttp: number; clickhouseTcp: number }>
   /**
@@ -172,6 +178,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     readModelWarmMb: Math.max(0, int(env, 'LDS_READ_MODEL_WARM_MB', Math.floor(os.totalmem() / 4 / 2 ** 20))),
     readModelMaxGb: Math.max(0, int(env, 'LDS_READ_MODEL_MAX_GB', 1)),
     readModelTexts: oneOf(env, 'LDS_READ_MODEL_TEXTS', ['local', 'clickhouse'] as const, 'local'),
+    readModelRenderedGb: Math.max(0, int(env, 'LDS_READ_MODEL_RENDERED_GB', 4)),
     rates: Object.freeze({
       user: env.LDS_RATE_USER || '5000/hour', anonV3: env.LDS_RATE_ANON_V3 || '100/day', anonV4: env.LDS_RATE_ANON_V4 || '1000/hour',
       tags: env.LDS_RATE_TAGS || '1000/hour', fetch: env.LDS_RATE_FETCH || '30/min', apiUsage: env.LDS_RATE_API_USAGE || '10/min,120/hour',

@@ -67,7 +67,7 @@ export function createReadModel(deps: ReadModelDeps, opts: { path?: string } = {
   const { cfg, catalogue: cat } = deps
   const log = deps.log.child({ component: 'read-model' })
   const store = openReadStore(opts.path ?? readModelPath(cfg), refColumnsOf(cat), keyKindsOf(cat), listIndexesOf(cat), renderedResourcesOf(cat),
-    cfg.readModelTexts === 'clickhouse' ? largeColumnsOf(cat) : new Map())
+    cfg.readModelTexts === 'clickhouse' ? largeColumnsOf(cat) : new Map(), { renderedMaxBytes: cfg.readModelRenderedGb * 2 ** 30 })
   let renderer: DetailRenderer | undefined
   const decode = createDecoder(deps.registry)
   const keyFieldOf = new Map(cat.resources.map((r) => [r.name, r.key]))

@@ -17,6 +17,8 @@
  *   dependsOn [resource, key]          → what its rendered detail read: rows [resource, key] and ref sets [resource, column, value]
  *   dependents ['r', resource, key] | ['f', resource, column, value] → [`resource|key`…] of rendered details that read it
  *   refSets   [resource, column, value] → a counter bumped whenever a key joins or leaves that ref set
+ *   renderedSizes  resource            → bytes its rendered texts take (as stored)
+ *   renderedFloors resource            → the highest key evicted: rows at or below it are not rendered (requests build them)
  *   meta      'storeId'                 → random id naming this store's consumer group; 'format' → STORE_FORMAT
  * A delete keeps its version, so an older event replayed later cannot bring the row back.
  * Transactions that write read by point lookups only: a range read (cursor) inside one returned
@@ -65,6 +67,10 @@ export interface ReadStore {
   renderedBytes<T>(resource: string, key: Key, use: (text: Buffer) => T): T | undefined
   /** Rows whose rendered detail must be built again, at most `limit`. */
   staleRenders(limit: number): { resource: string; key: Key }[]
+  /** Bytes a resource's rendered texts take, as stored. */
+  renderedSize(resource: string): number
+  /** The highest key of a resource whose text was evicted (rows at or below it are not rendered), if any. */
+  renderedFloor(resource: string): Key | undefined
   /**
    * Stores rendered details, each only if nothing it read has changed since (checked inside the write
    * transaction): returns how many were stored. An item without `text` (a deleted row, or one that is
@@ -96,9 +102,14 @@ const WARM_CHUNK = 500
  * compressed; 8: a short origin mark in rendered texts; 9: rows without their large columns; 10: with
  * or without them by LDS_READ_MODEL_TEXTS, the store's format naming which (`10` or `10-large-out`),
  * so a store kept in the other way is built again. A change of which fields are large needs a new
- * format too).
+ * format too; 11: rendered texts counted per resource, within a byte budget).
  */
-const STORE_FORMAT = '10'
+const STORE_FORMAT = '11'
+
+/** Rendered details evicted at most per write transaction when the budget is passed. */
+const EVICT_CHUNK = 2_000
+/** Eviction goes this far below the budget, so that it runs now and then rather than on every store. */
+const EVICT_TO = 0.9
 
 /**
  * The store's file in its folder: named by its layout and by the list indexes it keeps, so a store in
@@ -153,13 +164,14 @@ export type KeyKinds = ReadonlyMap<string, 'int' | 'string'>
  * file is named by them, and files of other names are deleted as older layouts.
  */
 export function openReadStore(folder: string, refColumns: RefColumns, keyKinds: KeyKinds, listIndexes: ListIndexes, renderedResources: ReadonlySet<string> = new Set(),
-  largeColumns: ReadonlyMap<string, readonly string[]> = new Map()): ReadStore {
+  largeColumns: ReadonlyMap<string, readonly string[]> = new Map(), opts: { renderedMaxBytes?: number } = {}): ReadStore {
+  const renderedMaxBytes = opts.renderedMaxBytes ?? Infinity
   mkdirSync(folder, { recursive: true })
   // One file per layout: a store in another layout is deleted, not emptied (emptying a million-row
   // store entry by entry kept a 1M-docket API from listening for minutes).
   const file = storeFileName(listIndexes)
   for (const f of readdirSync(folder)) if (/^read-model(\.v\d+)?(-[0-9a-f]+)?\.mdb(-lock)?$/.test(f) && !f.startsWith(file)) rmSync(join(folder, f), { force: true })
-  const root: RootDatabase = open({ path: join(folder, file), compression: false, mapSize: 64 * 1024 ** 3, noMemInit: true })
+  const root: RootDatabase = open({ path: join(folder, file), compression: false, mapSize: 64 * 1024 ** 3, noMemInit: true, maxDbs: 32 })
   // Rows of one resource share their property names: stored once (shared structures) rather than
   // in every value, a row decodes several times faster. One structure per resource and key set.
   // Rows over 1 KB (opinions with their texts) are LZ4-compressed: uncompressed they took 80 % of
@@ -184,12 +196,45 @@ export function openReadStore(folder: string, refColumns: RefColumns, keyKinds: 
   const dependsOn: Database<IndexKey[], [string, Key]> = root.openDB({ name: 'dependsOn' })
   const dependents: Database<string[], IndexKey> = root.openDB({ name: 'dependents' })
   const refSets: Database<number, IndexKey> = root.openDB({ name: 'refSets' })
+  // Rendered texts are kept within renderedMaxBytes (LDS_READ_MODEL_RENDERED_GB): past it, a
+  // resource's lowest keys (its oldest rows: ids grow with time, and new rows are the ones most
+  // read) lose their texts, and its floor rises so that rows at or below it are not rendered again.
+  // Not an LRU: that would need a write per read, on the hot path of every API process of the host.
+  const renderedSizes: Database<number, string> = root.openDB({ name: 'renderedSizes' })
+  const renderedFloors: Database<Key, string> = root.openDB({ name: 'renderedFloors' })
   const format = largeColumns.size ? `${STORE_FORMAT}-large-out` : STORE_FORMAT
   if (meta.get('format') !== format) {
     // A new file, or one that keeps large texts the other way: record its layout; a new id names a
     // new consumer group, which reads the topics from the beginning.
-    for (const db of [entities, refs, lists, listCounts, offsets, epochs, rendered, stale, dependsOn, dependents, refSets, meta] as { clearSync(): void }[]) db.clearSync()
+    for (const db of [entities, refs, lists, listCounts, offsets, epochs, rendered, stale, dependsOn, dependents, refSets, renderedSizes, renderedFloors, meta] as { clearSync(): void }[]) db.clearSync()
     meta.putSync('format', format)
+  }
+  // A larger budget than the store was kept with drops the floors and queues every row without a
+  // text to be rendered (one pass over the rows, once); a smaller one evicts at the next store. A
+  // budget of 0 keeps no text at all (and nothing is queued to render).
+  const rendersNothing = !(renderedMaxBytes > 0)
+  const budget = String(renderedMaxBytes)
+  const before = meta.get('renderedBudget')
+  if (before !== budget) {
+    if (rendersNothing) for (const db of [rendered, stale, dependsOn, dependents, renderedSizes, renderedFloors] as { clearSync(): void }[]) db.clearSync()
+    else if (before !== undefined && Number(before) < renderedMaxBytes) {
+      renderedFloors.clearSync()
+      queueUnrendered()
+    }
+    meta.putSync('renderedBudget', budget)
+  }
+  /** Queues every live row of the rendered resources that has no text (in transactions of 10,000). */
+  function queueUnrendered() {
+    for (const resource of renderedResources) {
+      let batch: [string, Key][] = []
+      const flush = () => { const b = batch; root.transactionSync(() => { for (const at of b) stale.put(at, 1) }); batch = [] }
+      for (const { key, value } of entities.getRange({ start: [resource], end: [`${resource}\u0000`] })) {
+        if (value.d || rendered.doesExist(key)) continue
+        batch.push(key)
+        if (batch.length >= 10_000) flush()
+      }
+      if (batch.length) flush()
+    }
   }
   let storeId = meta.get('storeId')
   if (!storeId) { storeId = randomUUID(); meta.putSync('storeId', storeId) }
@@ -238,10 +283,71 @@ export function openReadStore(folder: string, refColumns: RefColumns, keyKinds: 
   // A rendered detail as `resource|key` (resource names hold no '|').
   const dependentName = (resource: string, key: Key) => `${resource}|${key}`
   const fromDependentName = (name: string): [string, Key] => { const i = name.indexOf('|'); const r = name.slice(0, i); return [r, keyOf(r, name.slice(i + 1))] }
-  /** A rendered detail is dropped (so requests build it) and queued to be rendered again (inside apply). */
+  /** Whether a row is above its resource's floor (rendered; at or below it, requests build its detail). */
+  function aboveFloor(resource: string, key: Key): boolean {
+    const floor = renderedFloors.get(resource)
+    return floor === undefined || typeof floor !== typeof key || key > floor
+  }
+  /** Drops a rendered text and its bytes from the count (inside a write transaction). */
+  function dropRendered(at: [string, Key]) {
+    const bytes = (renderedBytes.getBinaryFast(at) as Buffer | undefined)?.length
+    if (bytes === undefined) return
+    rendered.remove(at)
+    renderedSizes.put(at[0], Math.max(0, (renderedSizes.get(at[0]) ?? 0) - bytes))
+  }
+  /** A rendered detail is dropped (so requests build it) and queued to be rendered again (inside apply), unless below the floor. */
   function markStale(resource: string, key: Key) {
-    rendered.remove([resource, key])
-    stale.put([resource, key], 1)
+    // Dropped wherever the floor is: whatever it is compared with, no text outlives its rows.
+    dropRendered([resource, key])
+    if (!rendersNothing && aboveFloor(resource, key)) stale.put([resource, key], 1)
+  }
+  /** What a rendered detail read, forgotten (it is not rendered any more, or its list is replaced). */
+  function forgetDependencies(at: [string, Key]) {
+    const name = dependentName(at[0], at[1])
+    for (const k of dependsOn.get(at) ?? []) removeDependent(k, name)
+    dependsOn.remove(at)
+  }
+  const totalRendered = () => { let n = 0; for (const { value } of renderedSizes.getRange()) n += value; return n }
+  /**
+   * Past the budget, the resource whose texts take the most loses its lowest keys' texts, a chunk
+   * per write transaction, until all take at most EVICT_TO of the budget. Keys are read before each
+   * transaction (no range read inside one, see the header); another process's eviction meanwhile
+   * only makes some of them gone already.
+   */
+  async function evictRendered() {
+    if (totalRendered() <= renderedMaxBytes) return
+    while (totalRendered() > renderedMaxBytes * EVICT_TO) {
+      let largest: string | undefined
+      let most = 0
+      for (const { key, value } of renderedSizes.getRange()) if (value > most) { most = value; largest = key }
+      if (largest === undefined) return
+      const resource = largest
+      const floor = renderedFloors.get(resource)
+      // The lowest keys, as many as take the excess (sizes read with them, before the transaction).
+      let excess = totalRendered() - renderedMaxBytes * EVICT_TO
+      const keys: [string, Key][] = []
+      for (const { key, value } of renderedBytes.getRange({ start: floor === undefined ? [resource] : [resource, floor], end: [`${resource}\u0000`], limit: EVICT_CHUNK })) {
+        if (floor !== undefined && key[1] === floor) continue
+        keys.push(key)
+        excess -= value.length
+        if (excess <= 0) break
+      }
+      if (!keys.length) {
+        // Nothing left to evict: the count is all that was left (texts removed outside it).
+        await root.transaction(() => { renderedSizes.put(resource, 0) })
+        continue
+      }
+      await root.transaction(() => {
+        for (const at of keys) {
+          dropRendered(at)
+          stale.remove(at)
+          forgetDependencies(at)
+        }
+        const highest = keys[keys.length - 1][1]
+        const now = renderedFloors.get(resource)
+        if (now === undefined || typeof now !== typeof highest || highest > now) renderedFloors.put(resource, highest)
+      })
+    }
   }
   /** Rendered details that read what changed: the row, and ref sets it joined or left (whose counters move). */
   function markDependents(resource: string, key: Key, refsJoined: readonly [string, Key][]) {
@@ -337,6 +443,8 @@ export function openReadStore(folder: string, refColumns: RefColumns, keyKinds: 
       for (const [resource, key] of stale.getKeys({ limit })) out.push({ resource, key })
       return out
     },
+    renderedSize(resource) { return renderedSizes.get(resource) ?? 0 },
+    renderedFloor(resource) { return renderedFloors.get(resource) },
     async putRendered(items) {
       let stored = 0
       await root.transaction(() => {
@@ -346,8 +454,9 @@ export function openReadStore(folder: string, refColumns: RefColumns, keyKinds: 
           const unchanged = it.rows.every((d) => (entities.get([d.resource, keyOf(d.resource, d.key)])?.v ?? -1) === d.v)
             && it.refs.every((d) => (refSets.get([d.resource, d.column, d.value]) ?? 0) === d.version)
           if (!unchanged) continue // what it read changed: still stale, rendered again on the next round
+          forgetDependencies(at)
+          if (!aboveFloor(it.resource, it.key)) { stale.remove(at); stored++; continue } // evicted meanwhile: requests build it
           const name = dependentName(it.resource, it.key)
-          for (const k of dependsOn.get(at) ?? []) removeDependent(k, name)
           // Its own row is not listed: a change to it marks it stale directly (apply).
           const deps: IndexKey[] = [
             ...it.rows.filter((d) => d.resource !== it.resource || keyOf(d.resource, d.key) !== it.key).map((d) => ['r', d.resource, keyOf(d.resource, d.key)]),
@@ -355,12 +464,16 @@ export function openReadStore(folder: string, refColumns: RefColumns, keyKinds: 
           ]
           for (const k of deps) addDependent(k, name)
           if (deps.length) dependsOn.put(at, deps)
-          else dependsOn.remove(at)
-          if (it.text !== undefined) rendered.put(at, it.text)
+          if (it.text !== undefined) {
+            dropRendered(at)
+            rendered.put(at, it.text)
+            renderedSizes.put(it.resource, (renderedSizes.get(it.resource) ?? 0) + ((renderedBytes.getBinaryFast(at) as Buffer | undefined)?.length ?? 0))
+          }
           stale.remove(at)
           stored++
         }
       })
+      await evictRendered()
       return stored
     },
     async warmRendered({ maxBytes, stopped }) {
