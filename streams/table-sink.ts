@@ -52,8 +52,13 @@ export function eventsToRows(cat: Catalogue, events: { event: EntityEvent; resou
 
 /** Batches (partitions) the table sink works on at once: one decoded while another is inserted. */
 export const SINK_CONCURRENCY = 4
-/** Events per ClickHouse insert when a batch is larger (the next chunk is decoded meanwhile). */
-export const SINK_CHUNK = 8_192
+/**
+ * Events per ClickHouse insert when a batch is larger (the next chunk is decoded meanwhile). The
+ * server's cost per row falls with the insert's size: at 8,192 it spent 9.0–11.8 µs of CPU per
+ * opinion, at 65,536 4.6–6.6 (bench/ingest.ts, docs/benchmarks.md); a fetch (LDS_SINK_FETCH_BYTES)
+ * bounds a batch, and so an insert, before this does for all but small rows.
+ */
+export const SINK_CHUNK = 65_536
 
 /** Whether a message key (bytes) spells `key`, without decoding the bytes for the common ASCII key. */
 export function keyEquals(bytes: Buffer, key: string): boolean {
