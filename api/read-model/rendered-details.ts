@@ -69,18 +69,26 @@ export function withOriginBytes(text: Buffer, origin: string): Buffer {
   // Nearly every request of a process comes through one origin: its bytes are kept.
   if (origin !== lastOrigin) { lastOriginBytes = Buffer.from(origin); lastOrigin = origin }
   const o = lastOriginBytes
+  // One search over the text: the marks' places are kept for the copy (searching again cost as much).
   let marks = 0
-  for (let at = text.indexOf(MARK_BYTES); at >= 0; at = text.indexOf(MARK_BYTES, at + MARK_BYTES.length)) marks++
+  for (let at = text.indexOf(MARK_BYTES); at >= 0; at = text.indexOf(MARK_BYTES, at + MARK_BYTES.length)) {
+    if (marks === markAt.length) markAt = grow(markAt)
+    markAt[marks++] = at
+  }
   const out = Buffer.allocUnsafe(text.length + marks * (o.length - MARK_BYTES.length))
   let from = 0, to = 0
-  for (let at = marks ? text.indexOf(MARK_BYTES) : -1; at >= 0; at = text.indexOf(MARK_BYTES, from)) {
-    to += text.copy(out, to, from, at)
+  for (let i = 0; i < marks; i++) {
+    to += text.copy(out, to, from, markAt[i])
     to += o.copy(out, to)
-    from = at + MARK_BYTES.length
+    from = markAt[i] + MARK_BYTES.length
   }
   text.copy(out, to, from)
   return out
 }
+
+/** Where the marks of the text being rewritten lie (reused: a docket's text holds about 7). */
+let markAt = new Int32Array(16)
+const grow = (a: Int32Array) => { const b = new Int32Array(a.length * 2); b.set(a); return b }
 
 export interface DetailRenderer {
   /** Renders every stale detail; concurrent calls share one run (it runs again if asked meanwhile). */

@@ -183,4 +183,7 @@ t.test('withOriginBytes writes the origin where the mark is, in bytes', async (t
     t.equal(withOriginBytes(Buffer.from(text), origin).toString('utf8'), text.replaceAll(ORIGIN_MARK, origin), origin)
   }
   t.equal(withOriginBytes(Buffer.from('{"no":"mark"}'), 'http://h.test').toString(), '{"no":"mark"}', 'a text without the mark is copied as it is')
+  const many = JSON.stringify(Array.from({ length: 100 }, (_, i) => `${ORIGIN_MARK}/api/rest/v4/clusters/${i}/`))
+  t.equal(withOriginBytes(Buffer.from(many), 'http://h.test').toString(), many.replaceAll(ORIGIN_MARK, 'http://h.test'), 'a text with many marks (a docket with 100 clusters)')
+  t.equal(withOriginBytes(Buffer.from(text), 'http://h.test').toString(), text.replaceAll(ORIGIN_MARK, 'http://h.test'), 'and a short one after it')
 })
