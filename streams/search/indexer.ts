@@ -324,10 +324,10 @@ async function startTwoStages<Hit>(deps: IndexerDeps, percolation?: Percolation<
   const stops: (() => Promise<void>)[] = [() => stream.stop(), () => built.stop(), releaseWatermarks]
   const stopAll = async () => { for (const stop of stops.splice(0)) await stop() }
   try {
-    const repartition = await startRepartition({ ...deps, watermarks, source, partitions })
-    stops.unshift(() => repartition.stop())
     const searchable = startSearchableCommits({ ...deps, built, log })
     stops.unshift(() => searchable.stop())
+    const repartition = await startRepartition({ ...deps, watermarks, source, partitions, onRouted: () => searchable.poke() })
+    stops.unshift(() => repartition.stop())
     return { consumer: repartition.consumer, documents: stream.consumer, stages: 2, stop: stopAll }
   } catch (err) {
     await stopAll()

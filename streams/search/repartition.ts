@@ -50,6 +50,8 @@ export interface RepartitionDeps {
   /** Partitions of the documents topic. */
   partitions: number
   consumerTimeouts?: ConsumerTimeouts
+  /** Told after each commit of a batch's entity offsets (the searchable commits look at once). */
+  onRouted?: () => void
 }
 
 /** The document keys of a batch's rows, per type: all touched, and those to build only if indexed (decided by their owner). */
@@ -121,6 +123,7 @@ export async function startRepartition(deps: RepartitionDeps) {
     },
     transform: (events) => events.map((e) => ({ ...e.event, source: e.source })),
     sink: route,
+    afterCommit: () => deps.onRouted?.(),
     concurrency: ROUTES_IN_PARALLEL,
     timeouts: deps.consumerTimeouts,
   }
@@ -131,8 +134,12 @@ export async function startRepartition(deps: RepartitionDeps) {
   }
 }
 
-/** How often the searchable commits look for entity offsets the repartition stage has committed past them. */
-const SEARCHABLE_POLL_MS = 200
+/**
+ * How often the searchable commits look for entity offsets the repartition stage has committed past
+ * them: at once after a commit of this instance's repartition stage, else at this pace (another
+ * instance's commits; an idle role asks the broker twice per turn).
+ */
+const SEARCHABLE_POLL_MS = 1_000
 
 /**
  * Keeps the `search-indexer` group's committed entity offsets meaning "indexed, percolated and
@@ -153,6 +160,7 @@ export function startSearchableCommits(deps: { cfg: Config; kafka: Kafka; log: L
   const committer = groupCommitter(kafka)
   let stopped = false
   let wake: (() => void) | undefined
+  let poked = false
   const pause = (ms: number) => new Promise<void>((resolve) => { const t = setTimeout(() => { wake = undefined; resolve() }, ms); wake = () => { clearTimeout(t); wake = undefined; resolve() } })
 
   const committed = async (group: string): Promise<Map<string, Map<number, bigint>>> => {
@@ -183,10 +191,13 @@ export function startSearchableCommits(deps: { cfg: Config; kafka: Kafka; log: L
       try { await turn() } catch (err) {
         if (!stopped) log.warn({ err: (err as Error).message }, 'search index: the searchable offsets could not be committed; trying again')
       }
-      if (!stopped) await pause(SEARCHABLE_POLL_MS)
+      if (!stopped && !poked) await pause(SEARCHABLE_POLL_MS)
+      poked = false
     }
   })()
   return {
+    /** Something was committed: look now (or right after the turn under way). */
+    poke() { if (wake) wake(); else poked = true },
     async stop() {
       stopped = true
       wake?.()
