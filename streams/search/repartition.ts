@@ -127,11 +127,34 @@ export async function startRepartition(deps: RepartitionDeps) {
     concurrency: ROUTES_IN_PARALLEL,
     timeouts: deps.consumerTimeouts,
   }
+  await startWhereSearchable(deps).catch((err) => log.warn({ err: (err as Error).message }, 'search index: the first two-stage start reads the entity topics from their beginning'))
   const stream = await startStream(def, deps).catch(async (err) => { await producer.disconnect(); throw err })
   return {
     consumer: stream.consumer,
     async stop() { await stream.stop(); await producer.disconnect() },
   }
+}
+
+/**
+ * A deployment that ran one stage and now runs two: the repartition group, new, starts where the
+ * one-stage indexer's commits say the index is, not from the topics' beginning (which would build
+ * every document again). Only while the group has no offsets and no members (its first instance's
+ * start; a commit of member "" is refused once another instance has joined, and that one seeded it).
+ */
+async function startWhereSearchable(deps: Pick<RepartitionDeps, 'cfg' | 'kafka' | 'catalogue'>): Promise<void> {
+  const topics = [...searchedTopics(deps.cfg, deps.catalogue).keys()]
+  const admin = deps.kafka.admin()
+  await admin.connect()
+  try {
+    const offsets = async (group: string) => (await retryRetriable(() => admin.fetchOffsets({ groupId: groupId(deps.cfg, group), topics })))
+      .map(({ topic, partitions }) => ({ topic, partitions: partitions.filter((p) => /^\d+$/.test(p.offset)).map(({ partition, offset }) => ({ partition, offset })) }))
+      .filter((t) => t.partitions.length)
+    if ((await offsets(SEARCH_REPARTITION)).length) return
+    const searchable = await offsets(SEARCH_INDEXER)
+    if (!searchable.length) return
+    const committer = groupCommitter(deps.kafka)
+    try { await committer.commit(groupId(deps.cfg, SEARCH_REPARTITION), searchable) } finally { await committer.stop() }
+  } finally { await admin.disconnect() }
 }
 
 /**

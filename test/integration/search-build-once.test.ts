@@ -108,19 +108,21 @@ t.test('two indexer instances build each document once, and a rename racing buil
   t.same(shown.filter((s) => s.court.court_id === 'ca3' && s.court.court !== 'Old ca3 Court').map((s) => s.doc), [], 'ca3 untouched')
 })
 
-t.test('the setting switches the mode: by default one stage, with no documents topic and no groups of the two-stage mode', async (t) => {
+t.test('the setting switches the mode: by default one stage, with no documents topic and no groups of the two-stage mode; a deployment switched to two stages goes on from what is indexed', async (t) => {
   const rt = await testStack(t)
   const sink = await startTableSink(rt)
   const indexer = await startSearchIndexer(rt)
-  t.teardown(async () => { await indexer.stop(); await sink.stop() })
+  let two: Awaited<ReturnType<typeof startSearchIndexer>> | undefined
+  t.teardown(async () => { await indexer.stop(); await two?.stop(); await sink.stop() })
   t.equal(indexer.stages, 1)
   t.equal(indexer.documents, undefined)
   const pub = await openPublisher(rt)
   t.teardown(() => pub.stop())
+  const topics = ['courts', 'dockets'].map((r) => entityTopic(rt.cfg, r))
   await pub.upsert('courts', { id: 'ca1', full_name: 'Court ca1', short_name: 'ca1', citation_string: 'ca1', jurisdiction: 'F', position: 1, date_modified: new Date().toISOString() })
   await pub.upsert('dockets', { id: 1, court_id: 'ca1', case_name: 'A v. B', docket_number: '1-cv', source: 0, slug: 'case', date_created: ts, date_modified: ts })
   await pub.flush()
-  await consumedAll(rt, SEARCH_INDEXER, ['courts', 'dockets'].map((r) => entityTopic(rt.cfg, r)), 'the docket indexed', 60_000)
+  await consumedAll(rt, SEARCH_INDEXER, topics, 'the docket indexed', 60_000)
   const admin = rt.kafka.admin()
   await admin.connect()
   t.teardown(() => admin.disconnect())
@@ -128,4 +130,14 @@ t.test('the setting switches the mode: by default one stage, with no documents t
   const groups = (await admin.listGroups()).groups.map((g) => g.groupId)
   t.ok(groups.includes(groupId(rt.cfg, SEARCH_INDEXER)), 'the indexer\'s group')
   t.notOk(groups.includes(groupId(rt.cfg, SEARCH_REPARTITION)) || groups.includes(groupId(rt.cfg, SEARCH_DOCUMENTS)), 'none of the two-stage mode')
+
+  // The same deployment in two stages: the repartition stage starts where the index is.
+  await indexer.stop()
+  const built: string[] = []
+  two = await startSearchIndexer({ ...rt, cfg: { ...rt.cfg, searchInstances: 2 }, onBuilt: (type, ids) => { for (const id of ids) built.push(`${type}:${id}`) } })
+  t.equal(two.stages, 2)
+  await pub.upsert('dockets', { id: 2, court_id: 'ca1', case_name: 'C v. D', docket_number: '2-cv', source: 0, slug: 'case', date_created: ts, date_modified: ts })
+  await pub.flush()
+  await consumedAll(rt, SEARCH_INDEXER, topics, 'the second docket indexed', 60_000)
+  t.same(built.sort(), ['d:2', 'r:2'], 'only the new docket\'s documents built: nothing indexed before is built again')
 })
