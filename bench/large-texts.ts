@@ -204,7 +204,7 @@ try {
       return (await kafkaAdmin.describeGroups(names)).groups.find((g) => g.members.length > 0)?.groupId
     }, { what: `the ${mode.label} API's read-model group`, timeoutMs: 180_000, child, intervalMs: 500 })
     seenGroups.add(group)
-    await waitForCatchUp(rt.kafka, rt.clock, [{ label: `${mode.label} read model`, group, topics: async () => topics }], { progress: false, timeoutMs: 60 * 60_000 })
+    await waitForCatchUp(rt.kafka, rt.clock, [{ label: `${mode.label} read model`, group, topics: async () => topics }], { progress: false, timeoutMs: 10 * 60_000 })
     await waitUntil(async () => (await getJson(`${origin}/api/rest/v4/opinions/${maxId}/`, user.token)).status === 200, { what: `the ${mode.label} API to serve an opinion`, timeoutMs: 180_000, child, intervalMs: 200 })
     say(`${mode.label}: serving on ${origin} after ${((Date.now() - started) / 1000).toFixed(0)} s`)
     origins.set(mode.label, origin)

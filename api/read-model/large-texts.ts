@@ -5,7 +5,8 @@
  * read-model stats`, docs/benchmarks.md). The default keeps them. Rows of those resources are
  * stored without them, and the reads that show them complete the rows here: one ClickHouse query
  * per page (`SELECT key, _version, <large columns> FROM <table>_texts FINAL WHERE key IN …`, keys
- * bound), its answers kept in an LRU bounded by bytes (LDS_READ_MODEL_MAX_GB).
+ * bound), or fewer (reads that come together share one, at most MAX_QUERIES out at once per
+ * resource), its answers kept in an LRU bounded by bytes (LDS_READ_MODEL_MAX_GB).
  *
  * `<table>_texts` is the texts' side table (schemas/tables.ts, textsTable): the same rows' key,
  * version and large columns, kept by a materialized view from the main table, in granules of at
@@ -79,6 +80,9 @@ export interface LargeTexts {
   readonly cache: Pick<ByteLru<unknown>, 'bytes' | 'size' | 'maxBytes'>
 }
 
+/** Texts queries of one resource out at once (bench/large-texts.ts; docs/decisions/read-path.md). */
+const MAX_QUERIES = 2
+
 /** Fixed cost counted per cache entry besides its texts (the key, the entry and its object). */
 const ENTRY_OVERHEAD = 96
 
@@ -90,11 +94,14 @@ export function createLargeTexts(deps: {
   fallback: RowSource
   /** Waits (ms) before asking again while ClickHouse is behind the read model. */
   retryDelaysMs?: readonly number[]
+  /** Texts queries of one resource in flight at once; keys asked meanwhile wait and go in one query. */
+  maxQueries?: number
 }): LargeTexts {
   const { db, catalogue: cat } = deps
   const large = largeColumnsOf(cat)
   const cache = new ByteLru<{ v: number; texts: Row }>(deps.maxBytes)
   const delays = deps.retryDelaysMs ?? [25, 50, 100, 200, 400, 800]
+  const maxQueries = deps.maxQueries ?? MAX_QUERIES
 
   async function fetch(storage: ResourceDef, cols: readonly string[], keys: readonly unknown[]): Promise<Row[]> {
     const list = sql`${ident(storage.key)}, ${ident('_version')}, ${join(cols.map((c) => sql`${ident(c)}`), ', ')}`
@@ -102,6 +109,36 @@ export function createLargeTexts(deps: {
     const build = (k: Sql | unknown[]) => sql`SELECT ${list} FROM ${table} FINAL WHERE ${ident(storage.key)} IN ${k}`
     const typed = storage.keyKind === 'int' ? keys.map(Number) : keys.map(String)
     return typed.length <= INLINE_KEYS ? db.query<Row>(build(typed)) : db.withKeys<Row>(typed, storage.keyKind === 'int' ? 'Int64' : 'String', build)
+  }
+
+  // Reads that come together share a query: a query costs ClickHouse about 2 ms of CPU whatever
+  // it reads, a granule of texts little more. Keys asked in one turn of the event loop, or while
+  // `maxQueries` queries of the resource are out, go in the next query, whose rows (by key) each
+  // asker takes its own from.
+  interface Batch { keys: Map<string, unknown>; done: Promise<Map<string, Row>>; settle: (p: Promise<Map<string, Row>>) => void }
+  const lanes = new Map<string, { out: number; next?: Batch }>()
+  function send(storage: ResourceDef, cols: readonly string[], lane: { out: number; next?: Batch }): void {
+    const b = lane.next
+    if (!b || lane.out >= maxQueries) return
+    lane.next = undefined
+    lane.out++
+    const rows = fetch(storage, cols, [...b.keys.values()]).then((rs) => new Map(rs.map((t) => [String(t[storage.key]), t])))
+    b.settle(rows)
+    void rows.catch(() => {}).finally(() => { lane.out--; send(storage, cols, lane) })
+  }
+  function textsOf(storage: ResourceDef, cols: readonly string[], keys: readonly unknown[]): Promise<Map<string, Row>> {
+    let lane = lanes.get(storage.name)
+    if (!lane) lanes.set(storage.name, (lane = { out: 0 }))
+    let b = lane.next
+    if (!b) {
+      let settle!: Batch['settle']
+      const done = new Promise<Map<string, Row>>((resolve) => { settle = resolve })
+      b = lane.next = { keys: new Map(), done, settle }
+      const l = lane
+      if (l.out < maxQueries) setImmediate(() => send(storage, cols, l))
+    }
+    for (const k of keys) b.keys.set(String(k), k)
+    return b.done
   }
 
   const textBytes = (texts: Row) => {
@@ -128,7 +165,7 @@ export function createLargeTexts(deps: {
       }
       const differing: VersionedRow[] = []
       for (let attempt = 0; waiting.size; attempt++) {
-        const found = new Map((await fetch(storage, cols, [...waiting.values()].map((x) => x.row[storage.key]))).map((t) => [String(t[storage.key]), t]))
+        const found = await textsOf(storage, cols, [...waiting.values()].map((x) => x.row[storage.key]))
         const behind = new Map<string, VersionedRow>()
         for (const [key, x] of waiting) {
           const t = found.get(key)

@@ -183,4 +183,24 @@ t.test('large texts come from ClickHouse, as a read without the read model shows
     t.match(JSON.parse(await get('/api/rest/v4/opinions/1010/')).plain_text, /^Revised 1010 plain/)
     t.match((await texts('opinions', 1010))[0].plain_text, /^Revised 1010 plain/, 'in the side table')
   })
+
+  t.test('reads that come together share a query, each with its own rows', async (t) => {
+    let queries = 0
+    const counted = { ...rt.db, query: ((q, o) => { queries++; return rt.db.query(q, o) }) as typeof rt.db.query }
+    const shared = createLargeTexts({ db: counted, catalogue: rt.catalogue, maxBytes: 0, fallback: clickhouseSource(rt.db, rt.catalogue), maxQueries: 1 })
+    const r = rt.catalogue.get('opinions')
+    const ids = [1011, 1012, 1013, 1014, 1015, 1016]
+    const done = await Promise.all(ids.map((id) => { const s = store.stored('opinions', id)!; return shared.complete(r, [{ row: s.row!, v: s.v }]) }))
+    t.same(done.map((rows) => rows.map((x) => x.id)), ids.map((id) => [id]), 'each read its own row')
+    t.same(done.map(([x]) => String(x.plain_text).split(' plain')[0]), ids.map((id) => `Opinion ${id}`), 'with its own texts')
+    t.equal(queries, 1, 'six reads in one turn: one query')
+    queries = 0
+    const more = await Promise.all([1017, 1018, 1019].map(async (id, i) => {
+      await new Promise((resolve) => setTimeout(resolve, i))
+      const s = store.stored('opinions', id)!
+      return shared.complete(r, [{ row: s.row!, v: s.v }])
+    }))
+    t.same(more.map(([x]) => x.id), [1017, 1018, 1019])
+    t.ok(queries <= 3, `reads apart: a query each at most (${queries})`)
+  })
 })
