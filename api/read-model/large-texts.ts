@@ -111,7 +111,7 @@ export function createLargeTexts(deps: {
     return typed.length <= INLINE_KEYS ? db.query<Row>(build(typed)) : db.withKeys<Row>(typed, storage.keyKind === 'int' ? 'Int64' : 'String', build)
   }
 
-  // Reads that come together share a query: a query costs ClickHouse about 2 ms of CPU whatever
+  // Reads that come together share a query: a query costs ClickHouse about 3 ms of CPU whatever
   // it reads, a granule of texts little more. Keys asked in one turn of the event loop, or while
   // `maxQueries` queries of the resource are out, go in the next query, whose rows (by key) each
   // asker takes its own from.
