@@ -25,7 +25,7 @@ const checksum = (s: string) => createHash('sha256').update(s).digest('hex').sli
  * On a cluster a declared table is a local and a Distributed table: a missing one of the two is
  * created, a missing column added to both.
  */
-export function planMigrations(tables: readonly TableDef[], database: string, existing: Map<string, Map<string, string>>, cluster?: ClusterLayout, views: readonly ViewDef[] = []): Migration[] {
+export function planMigrations(tables: readonly TableDef[], database: string, existing: Map<string, Map<string, string>>, cluster?: ClusterLayout, views: readonly ViewDef[] = [], filled?: ReadonlySet<string>): Migration[] {
   const plan: Migration[] = []
   for (const t of tables) {
     const names = physicalTables(t, cluster)
@@ -48,9 +48,14 @@ export function planMigrations(tables: readonly TableDef[], database: string, ex
   // Views after every table (they read one and write another). A missing view is created, then its
   // target filled once from the rows its source already holds (an existing deployment's, or none);
   // a view whose columns changed (a new large field) is made again and the target filled again.
+  // `filled`: the fills `_migrations` records; a view there without its fill (a fill stopped
+  // midway: the server or the start stopped) gets its fill again.
   for (const v of views) {
     const have = existing.get(v.name)
-    if (have && [...have.keys()].join(',') === v.columns.join(',')) continue
+    if (have && [...have.keys()].join(',') === v.columns.join(',')) {
+      if (filled && !filled.has(`fill:${v.target}`)) plan.push({ id: `fill:${v.target}`, statement: toFillView(v, database, cluster) })
+      continue
+    }
     if (have) plan.push({ id: `drop:${v.name}`, statement: toDropView(v, database, cluster) })
     plan.push({ id: `view:${v.name}`, statement: toCreateView(v, database, cluster) })
     plan.push({ id: `fill:${v.target}`, statement: toFillView(v, database, cluster) })
@@ -78,7 +83,8 @@ export async function migrate(db: Db, cat: Catalogue, log: (m: string) => void =
     existing.get(row.table)!.set(row.name, row.type)
   }
   const views = allViews(cat)
-  const plan = planMigrations(allTables(cat), database, existing, cluster, views)
+  const filled = new Set((await db.query<{ id: string }>(sql`SELECT DISTINCT id FROM ${ident(database)}.${ident('_migrations')} WHERE startsWith(id, 'fill:')`)).map((r) => r.id))
+  const plan = planMigrations(allTables(cat), database, existing, cluster, views, filled)
   const apply = async (m: Migration) => {
     // A fill copies a table's texts (minutes for a large one): said where the user sees it.
     const filling = views.some((v) => m.id === `fill:${v.target}` && (existing.has(v.source) || existing.has(`${v.source}${LOCAL_TABLE_SUFFIX}`)))

@@ -101,6 +101,12 @@ t.test('migrations: a large-texts side table, then its view, then one fill from 
   existing.set('opinions_texts_mv', new Map([['id', ''], ['plain_text', ''], ['_version', ''], ['_deleted', '']]))
   existing.set('opinions_texts', new Map(tables.find((x) => x.name === 'opinions_texts')!.columns.map((c) => [c.name, c.type])))
   t.same(planMigrations(tables, 'db', existing, undefined, views).map((m) => m.id), ['drop:opinions_texts_mv', 'view:opinions_texts_mv', 'fill:opinions_texts'])
+  // A fill that did not finish (not in _migrations): made again; the others are recorded.
+  for (const v of views) existing.set(v.name, new Map(v.columns.map((c) => [c, ''])))
+  const filled = new Set(views.map((v) => `fill:${v.target}`))
+  t.same(planMigrations(tables, 'db', existing, undefined, views, filled), [], 'every fill recorded: nothing to do')
+  filled.delete('fill:opinions_texts')
+  t.same(planMigrations(tables, 'db', existing, undefined, views, filled).map((m) => m.id), ['fill:opinions_texts'], 'a fill stopped midway is made again')
 })
 
 t.test('every database name of the v4 root has a catalogue entry (by name or path)', async (t) => {
