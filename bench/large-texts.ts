@@ -136,7 +136,7 @@ try {
   // 1. Data, migrated (the side tables made and filled once on a deployment that had none).
   const admin = createDb(cfg, { useDatabase: false, requestTimeoutMs: 3_600_000 })
   const t0 = Date.now()
-  const applied = await migrate(admin, catalogue)
+  const applied = await migrate(admin, catalogue, () => {}, () => {}, undefined, { textTables: true })
   await admin.close()
   const fills = applied.filter((m) => m.id.startsWith('fill:')).map((m) => m.id)
   say(`migrated in ${((Date.now() - t0) / 1000).toFixed(1)} s${fills.length ? ` (${fills.join(', ')})` : ''}`)

@@ -77,7 +77,7 @@ export async function prepare(rt: Runtime): Promise<void> {
     const admin = createDb(rt.cfg, { useDatabase: false })
     try {
       // Routine steps at debug; a long one (an index moved to a new layout) where the user sees it.
-      await migrate(admin, rt.catalogue, (m) => rt.log.debug(m), (m) => rt.log.info(m), rt.cfg.clickhouseCluster)
+      await migrate(admin, rt.catalogue, (m) => rt.log.debug(m), (m) => rt.log.info(m), rt.cfg.clickhouseCluster, { textTables: rt.cfg.readModelTexts === 'clickhouse' })
     } finally { await admin.close() }
   })()
   // Three services, nothing shared: side by side. Every step ends before a failure is thrown.

@@ -25,7 +25,7 @@ const checksum = (s: string) => createHash('sha256').update(s).digest('hex').sli
  * On a cluster a declared table is a local and a Distributed table: a missing one of the two is
  * created, a missing column added to both.
  */
-export function planMigrations(tables: readonly TableDef[], database: string, existing: Map<string, Map<string, string>>, cluster?: ClusterLayout, views: readonly ViewDef[] = [], filled?: ReadonlySet<string>): Migration[] {
+export function planMigrations(tables: readonly TableDef[], database: string, existing: Map<string, Map<string, string>>, cluster?: ClusterLayout, views: readonly ViewDef[] = [], filled?: ReadonlySet<string>, unwanted: readonly ViewDef[] = []): Migration[] {
   const plan: Migration[] = []
   for (const t of tables) {
     const names = physicalTables(t, cluster)
@@ -60,6 +60,9 @@ export function planMigrations(tables: readonly TableDef[], database: string, ex
     plan.push({ id: `view:${v.name}`, statement: toCreateView(v, database, cluster) })
     plan.push({ id: `fill:${v.target}`, statement: toFillView(v, database, cluster) })
   }
+  // A view no longer wanted (large texts read from the read model again) stops copying; its side
+  // table is left, and filled again if the view comes back.
+  for (const v of unwanted) if (existing.has(v.name)) plan.push({ id: `drop:${v.name}`, statement: toDropView(v, database, cluster) })
   return plan
 }
 
@@ -69,7 +72,12 @@ export function planMigrations(tables: readonly TableDef[], database: string, ex
  * node (infra/cluster/cli.ts). `_migrations` records what this node applied. The search index's
  * tables (migrateSearchIndex) stay on the node the search roles use.
  */
-export async function migrate(db: Db, cat: Catalogue, log: (m: string) => void = () => {}, notice: (m: string) => void = log, cluster?: ClusterLayout): Promise<Migration[]> {
+/**
+ * `textTables`: keep large texts' side tables and the views that fill them (tables.ts textsTable),
+ * which only a deployment that reads them from ClickHouse (LDS_READ_MODEL_TEXTS=clickhouse) uses:
+ * they store the texts a second time and add a write to every insert of their tables.
+ */
+export async function migrate(db: Db, cat: Catalogue, log: (m: string) => void = () => {}, notice: (m: string) => void = log, cluster?: ClusterLayout, o: { textTables?: boolean } = {}): Promise<Migration[]> {
   const database = db.database
   await db.command(sql`CREATE DATABASE IF NOT EXISTS ${ident(database)}${raw(onCluster(cluster))}`)
   await db.command(sql`CREATE TABLE IF NOT EXISTS ${ident(database)}.${ident('_migrations')}
@@ -82,9 +90,10 @@ export async function migrate(db: Db, cat: Catalogue, log: (m: string) => void =
     if (!existing.has(row.table)) existing.set(row.table, new Map())
     existing.get(row.table)!.set(row.name, row.type)
   }
-  const views = allViews(cat)
+  const textTables = o.textTables ?? false
+  const views = textTables ? allViews(cat) : []
   const filled = new Set((await db.query<{ id: string }>(sql`SELECT DISTINCT id FROM ${ident(database)}.${ident('_migrations')} WHERE startsWith(id, 'fill:')`)).map((r) => r.id))
-  const plan = planMigrations(allTables(cat), database, existing, cluster, views, filled)
+  const plan = planMigrations(allTables(cat, { textTables }), database, existing, cluster, views, filled, textTables ? [] : allViews(cat))
   const apply = async (m: Migration) => {
     // A fill copies a table's texts (minutes for a large one): said where the user sees it.
     const filling = views.some((v) => m.id === `fill:${v.target}` && (existing.has(v.source) || existing.has(`${v.source}${LOCAL_TABLE_SUFFIX}`)))

@@ -67,11 +67,11 @@ function tableResources(cat: Catalogue): ResourceDef[] {
  * Catalogue tables first (in catalogue order), then the processors' own. A resource that is a
  * view of another's table (archive-query over archive_documents) declares no table of its own.
  */
-export function allTables(cat: Catalogue): TableDef[] {
+export function allTables(cat: Catalogue, o: { textTables?: boolean } = {}): TableDef[] {
   const out: TableDef[] = []
   for (const r of tableResources(cat)) {
     out.push(resourceTable(cat, r))
-    const texts = textsTable(cat, r)
+    const texts = o.textTables === false ? undefined : textsTable(cat, r)
     if (texts) out.push(texts)
   }
   return [...out, ...INTERNAL_TABLES]

@@ -62,7 +62,7 @@ export async function migrateClusterNodes(main: Config, cfg: Config, log: Log): 
   for (const n of clickhouseNodes(main)) {
     const db = createDb({ clickhouseUrl: nodeUrl(n), clickhouseDatabase: cfg.clickhouseDatabase }, { useDatabase: false })
     try {
-      const applied = await migrate(db, catalogue, () => {}, log, cfg.clickhouseCluster)
+      const applied = await migrate(db, catalogue, () => {}, log, cfg.clickhouseCluster, { textTables: cfg.readModelTexts === 'clickhouse' })
       log(`${n.name}: ${applied.length ? `${applied.length} migrations applied` : 'schema current'}`)
     } finally { await db.close() }
   }

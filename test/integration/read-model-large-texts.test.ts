@@ -169,16 +169,16 @@ t.test('large texts come from ClickHouse, as a read without the read model shows
     const notices: string[] = []
     const admin = createDb(rt.cfg, { useDatabase: false })
     t.teardown(() => admin.close())
-    const applied = await migrate(admin, rt.catalogue, () => {}, (m) => notices.push(m), rt.cfg.clickhouseCluster)
+    const applied = await migrate(admin, rt.catalogue, () => {}, (m) => notices.push(m), rt.cfg.clickhouseCluster, { textTables: true })
     t.same(applied.map((m) => m.id), ['create:opinions_texts', 'view:opinions_texts_mv', 'fill:opinions_texts'])
     t.match(notices.join('\n'), /fill:opinions_texts: copying the large texts/, 'the copy is said')
     t.equal(await countFinal(rt, 'opinions_texts'), 25, 'every opinion\'s texts')
     const [side] = await texts('opinions', 1003)
     t.match(side.plain_text, /^Revised 1003 plain/, 'at the latest version')
-    t.same(await migrate(admin, rt.catalogue, () => {}, () => {}, rt.cfg.clickhouseCluster), [], 'once')
+    t.same(await migrate(admin, rt.catalogue, () => {}, () => {}, rt.cfg.clickhouseCluster, { textTables: true }), [], 'once')
     // A fill stopped midway (no record of it): the next migration fills again.
     await rt.db.command(sql`DELETE FROM ${ident(db)}.${ident('_migrations')} WHERE id = 'fill:opinions_texts'`)
-    t.same((await migrate(admin, rt.catalogue, () => {}, () => {}, rt.cfg.clickhouseCluster)).map((m) => m.id), ['fill:opinions_texts'], 'a fill not recorded is made again')
+    t.same((await migrate(admin, rt.catalogue, () => {}, () => {}, rt.cfg.clickhouseCluster, { textTables: true })).map((m) => m.id), ['fill:opinions_texts'], 'a fill not recorded is made again')
     t.equal(await countFinal(rt, 'opinions_texts'), 25, 'the same rows once merged')
     // And the view keeps it from there: a new version written through the sink shows in a read.
     const written = await pub.write('opinions', { upsert: opinion(1010, 'Revised 1010') })
@@ -186,6 +186,20 @@ t.test('large texts come from ClickHouse, as a read without the read model shows
     t.ok(await app.watermarks!.waitUntilApplied(written.topic, written.partition, written.offset, 30_000), 'the sink applied it')
     t.match(JSON.parse(await get('/api/rest/v4/opinions/1010/')).plain_text, /^Revised 1010 plain/)
     t.match((await texts('opinions', 1010))[0].plain_text, /^Revised 1010 plain/, 'in the side table')
+  })
+
+  t.test('a deployment that reads texts from its read model keeps no view copying them', async (t) => {
+    const admin = createDb(rt.cfg, { useDatabase: false })
+    t.teardown(() => admin.close())
+    const views = async () => (await rt.db.query<{ name: string }>(sql`SELECT name FROM system.tables WHERE database = ${rt.db.database} AND engine = 'MaterializedView' ORDER BY name`)).map((r) => r.name)
+    t.same(await views(), ['archive_documents_texts_mv', 'citation_texts_texts_mv', 'opinions_texts_mv'], 'clickhouse mode: a view per table with large texts')
+    const local = await migrate(admin, rt.catalogue, () => {}, () => {}, rt.cfg.clickhouseCluster, { textTables: false })
+    t.same(local.map((m) => m.id).sort(), ['drop:archive_documents_texts_mv', 'drop:citation_texts_texts_mv', 'drop:opinions_texts_mv'], 'local mode: the views are dropped, nothing else')
+    t.same(await views(), [])
+    t.same(await migrate(admin, rt.catalogue, () => {}, () => {}, rt.cfg.clickhouseCluster, { textTables: false }), [], 'and stay so')
+    const back = await migrate(admin, rt.catalogue, () => {}, () => {}, rt.cfg.clickhouseCluster, { textTables: true })
+    t.same(back.map((m) => m.id).filter((id) => id.startsWith('view:')).sort(), ['view:archive_documents_texts_mv', 'view:citation_texts_texts_mv', 'view:opinions_texts_mv'], 'clickhouse mode again: made again')
+    t.ok(back.some((m) => m.id === 'fill:opinions_texts'), 'and filled again')
   })
 
   t.test('reads that come together share a query, each with its own rows', async (t) => {

@@ -109,6 +109,17 @@ t.test('migrations: a large-texts side table, then its view, then one fill from 
   t.same(planMigrations(tables, 'db', existing, undefined, views, filled).map((m) => m.id), ['fill:opinions_texts'], 'a fill stopped midway is made again')
 })
 
+t.test('migrations: without side tables (texts read from the read model), none made, and a view left from before dropped', async (t) => {
+  const local = allTables(catalogue, { textTables: false })
+  const sides = ['archive_documents_texts', 'citation_texts_texts', 'opinions_texts']
+  t.same(allTables(catalogue).map((x) => x.name).filter((n) => !local.some((x) => x.name === n)).sort(), sides, 'the side tables are what is left out')
+  const fresh = planMigrations(local, 'db', new Map(), undefined, [], undefined, allViews(catalogue)).map((m) => m.id)
+  t.notOk(fresh.some((id) => sides.some((n) => id.includes(n))), 'a new deployment makes no side table and no view')
+  const existing = new Map([['opinions_texts_mv', new Map([['id', '']])]])
+  for (const x of local) existing.set(x.name, new Map(x.columns.map((c) => [c.name, c.type])))
+  t.same(planMigrations(local, 'db', existing, undefined, [], undefined, allViews(catalogue)).map((m) => m.id), ['drop:opinions_texts_mv'], 'a view made before stops copying')
+})
+
 t.test('every database name of the v4 root has a catalogue entry (by name or path)', async (t) => {
   // Not database resources: search, e-mail intake endpoints, the page-view counter, citation lookup, usage.
   const elsewhere = new Set(['search', 'archive-email', 'scrapers/scotus-email', 'increment-event', 'citation-lookup', 'api-usage'])
