@@ -74,7 +74,8 @@ export function apiDeps(rt: Runtime): Runtime {
 /** Tables migrated and topic schemas registered: safe to run on every start. */
 export async function prepare(rt: Runtime): Promise<void> {
   const migrated = (async () => {
-    const admin = createDb(rt.cfg, { useDatabase: false })
+    // An hour per statement: a side table's first fill copies every text of a large table (minutes).
+    const admin = createDb(rt.cfg, { useDatabase: false, requestTimeoutMs: 3_600_000 })
     try {
       // Routine steps at debug; a long one (an index moved to a new layout) where the user sees it.
       await migrate(admin, rt.catalogue, (m) => rt.log.debug(m), (m) => rt.log.info(m), rt.cfg.clickhouseCluster, { textTables: rt.cfg.readModelTexts === 'clickhouse' })
