@@ -13,7 +13,8 @@ import { createRuntime, prepare, removeDeployment, startProcessors, stopAll, SEA
 import { waitForCatchUp } from '../../bin/catch-up.js'
 import { ingestSample } from '../../bin/commands/ingest-sample.js'
 import { entityTopic, groupId, PROCESSORS, commandTopic, RELINK, RECOUNT } from '../../schemas/events/index.js'
-import { SEARCH_INDEXER } from '../../streams/search/indexer.js'
+import { readFileSync } from 'node:fs'
+import { SEARCH_INDEXER, SEARCH_REPARTITION, SEARCH_DOCUMENTS } from '../../streams/search/indexer.js'
 import { SEARCH_SOURCES } from '../../streams/search/documents.js'
 import { SEARCH_TYPES, searchTables, type SearchType } from '../../domain/search/index.js'
 import { spawnChild, treeCpuMsOf, sleep, type Child } from './children.js'
@@ -28,6 +29,8 @@ interface RoleSpec {
   /** roles run in this process meanwhile, not measured (what the role waits on) */
   beside: ProcessorRole[]
   groups(rt: Runtime): Group[]
+  /** the groups the instances are members of, when not the groups above (the two-stage search index) */
+  members?(rt: Runtime): string[]
   /** the topics whose messages are the role's input events */
   input(rt: Runtime): Promise<string[]>
   nodeOptions?: string
@@ -53,7 +56,9 @@ export const ROLES: Record<ScaledRole, RoleSpec> = {
   'search-index': {
     // the indexer builds from the tables: the sink runs here, unmeasured
     beside: ['table-sink'],
+    // committed in both modes once searchable (in two stages by the role's searchable commits)
     groups: (rt) => [{ label: 'search index', group: groupId(rt.cfg, SEARCH_INDEXER), topics: async () => searchedTopics(rt) }],
+    members: (rt) => (rt.cfg.searchInstances > 1 ? [SEARCH_REPARTITION, SEARCH_DOCUMENTS] : [SEARCH_INDEXER]).map((g) => groupId(rt.cfg, g)),
     input: async (rt) => searchedTopics(rt),
     nodeOptions: SEARCH_INDEX_NODE_OPTIONS,
   },
@@ -71,6 +76,22 @@ export interface ScaleRun {
   seconds: number
   /** search-index: distinct documents in the index at the end */
   documents?: number
+  /** search-index: documents built, summed over the instances (their debug lines 'search documents indexed') */
+  builds?: number
+  /** search-index: the role's LDS_SEARCH_INSTANCES (above 1: two stages) */
+  searchInstances?: number
+}
+
+/** Documents an instance built since it started: its log's 'search documents indexed' lines (LOG_LEVEL=debug) after the last start. */
+function buildsIn(logFile: string): number {
+  let text: string
+  try { text = readFileSync(logFile, 'utf8') } catch { return NaN }
+  let n = 0
+  for (const line of text.slice(text.lastIndexOf('\n--- ')).split('\n')) {
+    if (!line.includes('search documents indexed')) continue
+    try { n += Number((JSON.parse(line) as { documents?: number }).documents ?? 0) } catch { /* not a JSON line */ }
+  }
+  return n
 }
 
 async function inputEvents(rt: Runtime, topics: readonly string[]): Promise<number> {
@@ -123,10 +144,16 @@ async function countDocuments(rt: Runtime): Promise<number> {
   return n
 }
 
-export async function measureScale(role: ScaledRole, instances: number, opts: { opinions: number; seed: number; log: (m: string) => void }): Promise<ScaleRun> {
+/**
+ * `searchStages`: how the search index runs at more than one instance: 'setting' passes
+ * LDS_SEARCH_INSTANCES as the instance count, as the cluster and compose do (two stages: each
+ * document built once); 'one' leaves it at 1 (every instance builds what its partitions touch).
+ */
+export async function measureScale(role: ScaledRole, instances: number, opts: { opinions: number; seed: number; log: (m: string) => void; searchStages?: 'setting' | 'one' }): Promise<ScaleRun> {
   const spec = ROLES[role]
   const id = `benchscale${Date.now().toString(36)}${randomBytes(2).toString('hex')}`
-  const env = { ...process.env, LDS_TOPIC_PREFIX: `${id}.`, CLICKHOUSE_DATABASE: id, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' }
+  const searchInstances = role === 'search-index' && (opts.searchStages ?? 'setting') === 'setting' ? instances : 1
+  const env = { ...process.env, LDS_TOPIC_PREFIX: `${id}.`, CLICKHOUSE_DATABASE: id, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', LDS_SEARCH_INSTANCES: String(searchInstances) }
   const cfg = loadConfig(env)
   const rt = createRuntime(cfg, createLogger(cfg))
   const children: Child[] = []
@@ -134,14 +161,15 @@ export async function measureScale(role: ScaledRole, instances: number, opts: { 
   try {
     await prepare(rt)
     beside = await startProcessors(rt, spec.beside)
-    const childEnv = { ...env, NODE_OPTIONS: [process.env.NODE_OPTIONS, spec.nodeOptions].filter(Boolean).join(' ') }
+    // the search index's instances log each batch's builds (one debug line per batch), counted after the run
+    const childEnv = { ...env, NODE_OPTIONS: [process.env.NODE_OPTIONS, spec.nodeOptions].filter(Boolean).join(' '), ...(role === 'search-index' ? { LOG_LEVEL: 'debug' } : {}) }
     const start = (i: number) => spawnChild({
       name: `${role} ${i + 1}`, cmd: process.execPath, args: ['--import', 'tsx', path.join(PROJECT_ROOT, 'bin', 'lds-cli.ts'), 'run', '--roles', role],
       env: childEnv, cwd: PROJECT_ROOT, logFile: path.join(cfg.dataDir, 'logs', `scale-${role}-${instances}-${i + 1}.log`),
     })
     for (let i = 0; i < instances; i++) children.push(start(i))
     const groups = spec.groups(rt)
-    await joined(rt, groups.map((g) => g.group), instances, children, start)
+    await joined(rt, spec.members?.(rt) ?? groups.map((g) => g.group), instances, children, start)
     // a moment for the instances' start-up work to settle (first fetches, caches)
     await sleep(2_000)
     // What an instance costs with nothing to do (fetch polling, heartbeats): a fixed cost per
@@ -157,8 +185,10 @@ export async function measureScale(role: ScaledRole, instances: number, opts: { 
     const seconds = (Date.now() - t0) / 1000
     const cpuMs = children.map((c, i) => (treeCpuMsOf(c.pid) ?? NaN) - before[i])
     const events = await inputEvents(rt, await spec.input(rt))
-    const documents = role === 'search-index' ? await countDocuments(rt) : undefined
-    return { role, instances, events, cpuMs, idleMsPerS, seconds, documents }
+    if (role !== 'search-index') return { role, instances, events, cpuMs, idleMsPerS, seconds }
+    const documents = await countDocuments(rt)
+    const builds = children.reduce((n, c) => n + buildsIn(c.logFile), 0)
+    return { role, instances, events, cpuMs, idleMsPerS, seconds, documents, builds, searchInstances }
   } finally {
     await Promise.all(children.map((c) => c.stop({ timeoutMs: 30_000 })))
     await stopAll(rt, beside)
