@@ -105,6 +105,9 @@ async function inputEvents(rt: Runtime, topics: readonly string[]): Promise<numb
   } finally { await admin.disconnect() }
 }
 
+/** Node flags for the instances that NODE_OPTIONS refuses (LDS_SCALE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof": a profile per instance). */
+const CHILD_NODE_ARGS = (process.env.LDS_SCALE_NODE_ARGS ?? '').split(' ').filter(Boolean)
+
 /** How long each instance's idle CPU is measured before the input is published. */
 const IDLE_MS = 5_000
 
@@ -164,7 +167,7 @@ export async function measureScale(role: ScaledRole, instances: number, opts: { 
     // the search index's instances log each batch's builds (one debug line per batch), counted after the run
     const childEnv = { ...env, NODE_OPTIONS: [process.env.NODE_OPTIONS, spec.nodeOptions].filter(Boolean).join(' '), ...(role === 'search-index' ? { LOG_LEVEL: 'debug' } : {}) }
     const start = (i: number) => spawnChild({
-      name: `${role} ${i + 1}`, cmd: process.execPath, args: ['--import', 'tsx', path.join(PROJECT_ROOT, 'bin', 'lds-cli.ts'), 'run', '--roles', role],
+      name: `${role} ${i + 1}`, cmd: process.execPath, args: [...CHILD_NODE_ARGS, '--import', 'tsx', path.join(PROJECT_ROOT, 'bin', 'lds-cli.ts'), 'run', '--roles', role],
       env: childEnv, cwd: PROJECT_ROOT, logFile: path.join(cfg.dataDir, 'logs', `scale-${role}-${instances}-${i + 1}.log`),
     })
     for (let i = 0; i < instances; i++) children.push(start(i))

@@ -43,7 +43,7 @@ import { createDocumentSource, SEARCH_SOURCES, type Built, type DocumentSource, 
 import { createSeenChanges, offsetKey, type Offsets, type SeenChanges } from './seen-changes.js'
 import { createParentLedger, parentsAfter } from './parents.js'
 import { searchedTopics, sinkCaughtUp, changedRows, lastOffsets, type Change } from './changes.js'
-import { decodeDocumentKey, documentKeysTopicConfig, wantedOf, type DocumentKey } from './document-keys.js'
+import { decodeDocumentKeys, documentKeysTopicConfig, wantedOf, type DocumentKey } from './document-keys.js'
 import { createCommitWatch } from './commit-watch.js'
 import { startRepartition, startSearchableCommits } from './repartition.js'
 
@@ -305,13 +305,13 @@ async function startTwoStages<Hit>(deps: IndexerDeps, percolation?: Percolation<
     log.debug({ keys: keys.length, documents: run.documents, seenBefore }, 'search documents indexed')
   }
 
-  const def: StreamDef<DocumentKey, DocumentKey[]> = {
+  const def: StreamDef<DocumentKey[], DocumentKey[]> = {
     name: SEARCH_DOCUMENTS,
     groupId: groupId(cfg, SEARCH_DOCUMENTS),
     topics: [topic],
     dlqTopic: dlqTopic(cfg, SEARCH_DOCUMENTS),
-    decode: (m) => decodeDocumentKey(m.message.value),
-    transform: (events) => events.map((e) => e.event),
+    decode: (m) => decodeDocumentKeys(m.message.value),
+    transform: (events) => events.flatMap((e) => e.event),
     sink: index,
     afterCommit: (c) => built.committed(c.partition, BigInt(c.offset)),
     // partitions hold different documents: their batches are independent, and built side by side

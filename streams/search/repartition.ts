@@ -31,15 +31,15 @@ import { SEARCH_TYPES, type SearchType } from '../../domain/search/index.js'
 import { startStream, type StreamDef, type BatchContext, type ConsumerTimeouts } from '../runner.js'
 import { SEARCH_SOURCES, type DocumentSource, type Row } from './documents.js'
 import { createParentLedger, parentsAfter, type ParentsOf } from './parents.js'
-import { encodeDocumentKey, type ChangeAt, type DocumentKey } from './document-keys.js'
+import { encodeDocumentKeys, type ChangeAt, type DocumentKey } from './document-keys.js'
 import { searchedTopics, sinkCaughtUp, changedRows, lastOffsets, type Change } from './changes.js'
 import type { CommitWatch } from './commit-watch.js'
 
 const SEARCH_REPARTITION = 'search-repartition'
 const SEARCH_INDEXER = 'search-indexer'
 
-/** Keys per produce request. */
-const SEND_CHUNK = 10_000
+/** Messages (of up to KEYS_PER_MESSAGE keys) per produce request. */
+const SEND_CHUNK = 100
 /** Entity partitions whose batches are mapped at once (their rows and parents are apart: a key's changes are all in one partition). */
 const ROUTES_IN_PARALLEL = 2
 
@@ -92,9 +92,8 @@ export async function startRepartition(deps: RepartitionDeps) {
   }
 
   async function publish(keys: readonly DocumentKey[]): Promise<void> {
-    for (let i = 0; i < keys.length; i += SEND_CHUNK) {
-      await producer.send({ topic, acks: -1, messages: keys.slice(i, i + SEND_CHUNK).map((k) => encodeDocumentKey(k, deps.partitions)) })
-    }
+    const messages = encodeDocumentKeys(keys, deps.partitions)
+    for (let i = 0; i < messages.length; i += SEND_CHUNK) await producer.send({ topic, acks: -1, messages: messages.slice(i, i + SEND_CHUNK) })
   }
 
   async function route(changes: Change[], batch?: BatchContext): Promise<void> {

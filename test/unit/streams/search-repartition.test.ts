@@ -5,7 +5,7 @@
  * of a batch; and the setting that runs the role in two stages.
  */
 import t from 'tap'
-import { encodeDocumentKey, decodeDocumentKey, partitionOf, wantedOf, type DocumentKey } from '../../../streams/search/document-keys.js'
+import { encodeDocumentKey, decodeDocumentKey, encodeDocumentKeys, decodeDocumentKeys, KEYS_PER_MESSAGE, partitionOf, wantedOf, type DocumentKey } from '../../../streams/search/document-keys.js'
 import { offsetKey } from '../../../streams/search/seen-changes.js'
 import { touchedKeys } from '../../../streams/search/repartition.js'
 import { searchStages } from '../../../streams/search/indexer.js'
@@ -100,4 +100,23 @@ t.test('the deployments that run the search index twice pass LDS_SEARCH_INSTANCE
   const compose = parse(readFileSync(path.join(PROJECT_ROOT, 'docker-compose.yml'), 'utf8')) as { services: Record<string, { environment?: Record<string, unknown>; deploy?: { replicas?: number } }> }
   const service = compose.services['search-index']
   t.equal(String(service.environment?.LDS_SEARCH_INSTANCES), String(service.deploy?.replicas), 'docker-compose.yml')
+})
+
+t.test('a batch\'s keys go in few messages, each for the partition of its documents, and come back as they went', async (t) => {
+  const after = [['x.entity.dockets', 1, '40']] as const
+  const keys = Array.from({ length: 2_500 }, (_, i) => key({ type: i % 2 ? 'r' : 'd', id: i, ifIndexed: i % 3 === 0, after }))
+  const messages = encodeDocumentKeys(keys, 4)
+  t.ok(messages.length <= 4 + Math.ceil(keys.length / KEYS_PER_MESSAGE), `${messages.length} messages for ${keys.length} keys`)
+  const back = messages.flatMap((m) => decodeDocumentKeys(Buffer.from(m.value as string)).map((k) => ({ ...k, partition: m.partition })))
+  t.equal(back.length, keys.length)
+  t.ok(back.every((k) => k.partition === partitionOf(k.type, k.id, 4)), 'each key in its document\'s partition')
+  t.same(back.map(({ partition: _, ...k }) => k).sort((a, b) => a.id - b.id), keys, 'the same keys, with their positions')
+  // in a partition, keys keep the order they were published in
+  const ofPartition = back.filter((k) => k.partition === 0).map((k) => k.id)
+  t.same(ofPartition, [...ofPartition].sort((a, b) => a - b))
+  // a message of one key (as 461504d wrote them) is read too
+  t.same(decodeDocumentKeys(Buffer.from(encodeDocumentKey(keys[3], 4).value as string)), [keys[3]])
+  t.throws(() => decodeDocumentKeys(Buffer.from(JSON.stringify({ after, keys: [['zz', 1, 0]] }))), /unknown search type/)
+  t.throws(() => decodeDocumentKeys(Buffer.from(JSON.stringify({ after: [['t', 0, 'x']], keys: [] }))), /bad change position/)
+  t.throws(() => decodeDocumentKeys(Buffer.from(JSON.stringify({ after, keys: [5] }))), /bad search document key/)
 })
