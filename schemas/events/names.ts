@@ -10,7 +10,7 @@
  *   watermarks                   what each table sink has applied, per source partition
  *   webhook-events[.retry.<n>]   webhook deliveries and their delayed retries
  *   ids                          one message per block of ids leased (core/ids.ts): one partition, not compacted
- *   search.documents             search documents to build, keyed by `type:id` (streams/search/document-keys.ts):
+ *   search.documents             search documents to build, a partition per `type:id` (streams/search/document-keys.ts):
  *                                a work queue, not compacted; only with LDS_SEARCH_INSTANCES above 1
  */
 import type { Config } from '../../core/config.js'

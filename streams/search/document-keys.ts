@@ -2,15 +2,17 @@
  * The search documents a change touches, as messages of the internal topic between the
  * search-index role's two stages (repartition.ts publishes them, indexer.ts builds them).
  *
- * Keyed by `type:id`, placed by the key's murmur2 hash as any Kafka producer would, so every key
- * of one document lands in one partition and so with one indexer instance: a document is built by
- * its owner only, in the order its changes were applied.
+ * A document's partition is the murmur2 hash of `type:id`, as any Kafka producer would place that
+ * key, so every key of one document lands in one partition and so with one indexer instance: a
+ * document is built by its owner only, in the order its changes were applied. A message carries
+ * up to KEYS_PER_MESSAGE keys of one partition (encodeDocumentKeys).
  *
  * A work queue, not compacted: a key marked `ifIndexed` (a court renamed: rebuild the documents
  * that show it, if they are indexed) would replace, under compaction, an earlier key that asks for
- * the document's first build, and the document would never be built. The retention only bounds
- * the disk: the repartition stage commits its entity offsets only once the indexer has committed
- * past its keys, so keys the indexer never read are published again.
+ * the document's first build, and the document would never be built. The repartition stage
+ * commits its entity offsets once its keys are durable here, so the retention (a week) is how long
+ * the builders may fall behind it before keys are lost; both stages run in every instance of the
+ * role and need the same ClickHouse, so they stop together.
  */
 import { Partitioners, type Message, type PartitionerArgs } from 'kafkajs'
 import type { Config } from '../../core/config.js'
