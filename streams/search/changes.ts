@@ -4,7 +4,9 @@
  * gather the changed rows.
  */
 import type { Config } from '../../core/config.js'
+import type { Db } from '../../core/clickhouse.js'
 import { DependencyError } from '../../core/dependency-error.js'
+import { sql, ident } from '../../core/sql.js'
 import type { Catalogue } from '../../schemas/catalogue/index.js'
 import { entityTopic, type EntityEvent } from '../../schemas/events/index.js'
 import type { Watermarks } from '../../core/events/watermark-reader.js'
@@ -35,8 +37,16 @@ export async function sinkCaughtUp(watermarks: Watermarks, last: readonly Partit
     }
   }
 }
+/** Deleted rows' last live states (their relations say which documents held them); best effort. */
+async function lastLiveRows(db: Db, cat: Catalogue, resource: string, keys: string[]): Promise<Row[]> {
+  const r = cat.get(resource)
+  const typed = r.keyKind === 'int' ? keys.map(Number) : keys
+  return db.withKeys<Row>(typed, r.keyKind === 'int' ? 'Int64' : 'String', (k) => sql`
+    SELECT * FROM ${ident(db.database)}.${ident(r.table)} WHERE ${ident(r.key)} IN ${k} AND _deleted = 0 ORDER BY _version DESC LIMIT 1 BY ${ident(r.key)}`)
+}
+
 /** A batch's rows by resource: upserts as they are, deletes as their key with the row's last live state. */
-export async function changedRows(cat: Catalogue, changes: readonly Change[], lastLiveRows: (resource: string, keys: string[]) => Promise<Row[]>): Promise<Map<string, Row[]>> {
+export async function changedRows(db: Db, cat: Catalogue, changes: readonly Change[]): Promise<Map<string, Row[]>> {
   const rowsOf = new Map<string, Row[]>()
   const deleted = new Map<string, string[]>()
   for (const { resource, event } of changes) {
@@ -51,7 +61,7 @@ export async function changedRows(cat: Catalogue, changes: readonly Change[], la
   for (const [resource, keys] of deleted) {
     const r = cat.get(resource)
     const gone = keys.map((k) => ({ [r.key]: r.keyKind === 'int' ? Number(k) : k }))
-    rowsOf.set(resource, [...(rowsOf.get(resource) ?? []), ...gone, ...await lastLiveRows(resource, keys)])
+    rowsOf.set(resource, [...(rowsOf.get(resource) ?? []), ...gone, ...await lastLiveRows(db, cat, resource, keys)])
   }
   return rowsOf
 }

@@ -203,7 +203,6 @@ async function startOneStage<Hit>(deps: IndexerDeps, percolation?: Percolation<H
   const version = createVersioner()
   const { watermarks, release: releaseWatermarks } = await useWatermarks(deps)
   const byTopic = searchedTopics(cfg, cat)
-  const table = (name: string) => sql`${ident(db.database)}.${ident(name)}`
   const live = liveVersionReloader(db, log)
   // changes that a document's last build already saw are not built again (seen-changes.ts)
   const seen = createSeenChanges()
@@ -211,19 +210,12 @@ async function startOneStage<Hit>(deps: IndexerDeps, percolation?: Percolation<H
   const parents = createParentLedger(db)
   const appliedNow = appliedOn(watermarks, byTopic.keys())
 
-  /** A deleted row's last live state (its relations say which documents held it); best effort. */
-  async function lastLiveRows(resource: string, keys: string[]): Promise<Row[]> {
-    const r = cat.get(resource)
-    const typed = r.keyKind === 'int' ? keys.map(Number) : keys
-    return db.withKeys<Row>(typed, r.keyKind === 'int' ? 'Int64' : 'String', (k) => sql`
-      SELECT * FROM ${table(r.table)} WHERE ${ident(r.key)} IN ${k} AND _deleted = 0 ORDER BY _version DESC LIMIT 1 BY ${ident(r.key)}`)
-  }
 
   async function index(changes: Change[], batch?: BatchContext): Promise<void> {
     if (!changes.length) return
     const last = lastOffsets(changes)
     await sinkCaughtUp(watermarks, last, batch)
-    const rowsOf = await changedRows(cat, changes, lastLiveRows)
+    const rowsOf = await changedRows(db, cat, changes)
     const parentsNow = parentsAfter(changes.map((c) => ({ resource: c.resource, ...c.event })))
     const parentsBefore = await parents.recorded(parentsNow)
     const run = createBuildRun({ db, log, source, version, live, seen, appliedNow, percolation, onBuilt: deps.onBuilt })

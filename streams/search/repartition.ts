@@ -23,7 +23,6 @@ import type { Db } from '../../core/clickhouse.js'
 import type { Logger } from '../../core/logger.js'
 import type { Registry } from '../../core/registry.js'
 import { idempotentProducer, retryRetriable } from '../../core/kafka.js'
-import { sql, ident } from '../../core/sql.js'
 import type { Catalogue } from '../../schemas/catalogue/index.js'
 import { dlqTopic, groupId, searchDocumentsTopic, createDecoder, validateEntityEvent, createVersioner } from '../../schemas/events/index.js'
 import type { Watermarks } from '../../core/events/watermark-reader.js'
@@ -77,19 +76,11 @@ export async function startRepartition(deps: RepartitionDeps) {
   const decode = createDecoder(deps.registry)
   const version = createVersioner()
   const byTopic = searchedTopics(cfg, cat)
-  const table = (name: string) => sql`${ident(db.database)}.${ident(name)}`
   const parents = createParentLedger(db)
   const topic = searchDocumentsTopic(cfg)
   const producer: Producer = idempotentProducer(deps.kafka)
   await producer.connect()
 
-  /** A deleted row's last live state (its relations say which documents held it); best effort. */
-  async function lastLiveRows(resource: string, keys: string[]): Promise<Row[]> {
-    const r = cat.get(resource)
-    const typed = r.keyKind === 'int' ? keys.map(Number) : keys
-    return db.withKeys<Row>(typed, r.keyKind === 'int' ? 'Int64' : 'String', (k) => sql`
-      SELECT * FROM ${table(r.table)} WHERE ${ident(r.key)} IN ${k} AND _deleted = 0 ORDER BY _version DESC LIMIT 1 BY ${ident(r.key)}`)
-  }
 
   async function publish(keys: readonly DocumentKey[]): Promise<void> {
     const messages = encodeDocumentKeys(keys, deps.partitions)
@@ -100,7 +91,7 @@ export async function startRepartition(deps: RepartitionDeps) {
     if (!changes.length) return
     const last = lastOffsets(changes)
     await sinkCaughtUp(watermarks, last, batch)
-    const rowsOf = await changedRows(cat, changes, lastLiveRows)
+    const rowsOf = await changedRows(db, cat, changes)
     const parentsNow = parentsAfter(changes.map((c) => ({ resource: c.resource, ...c.event })))
     const parentsBefore = await parents.recorded(parentsNow)
     const keys = await touchedKeys(source, rowsOf, parentsBefore, last.map((p) => [p.topic, p.partition, String(p.offset)] as const))
