@@ -8,11 +8,12 @@ import type { Db } from '../../core/clickhouse.js'
 import { DependencyError } from '../../core/dependency-error.js'
 import { sql, ident } from '../../core/sql.js'
 import type { Catalogue } from '../../schemas/catalogue/index.js'
-import { entityTopic, type EntityEvent } from '../../schemas/events/index.js'
+import { entityTopic, validateEntityEvent, type EntityEvent } from '../../schemas/events/index.js'
 import type { Watermarks } from '../../core/events/watermark-reader.js'
-import { keepAlive, type Incoming, type BatchContext } from '../runner.js'
+import { keepAlive, type Incoming, type BatchContext, type StreamDef } from '../runner.js'
 import { SEARCH_SOURCES, type Row } from './documents.js'
 import { offsetKey } from './seen-changes.js'
+import { parentsAfter, type createParentLedger, type ParentsOf } from './parents.js'
 
 /**
  * How long a batch waits for the table sink before the runner backs off and tries again. Longer
@@ -80,3 +81,29 @@ export function lastOffsets(changes: readonly Change[]): PartitionOffset[] {
 }
 
 export interface PartitionOffset { topic: string; partition: number; offset: bigint }
+
+/** Both stages' stream decoding: a message of a searched topic as a change of its resource. */
+export function changeStream(cat: Catalogue, byTopic: ReadonlyMap<string, string>, decode: (value: Buffer | null) => Promise<unknown>): Pick<StreamDef<Change, Change[]>, 'decode' | 'transform'> {
+  return {
+    async decode(m) {
+      const resource = byTopic.get(m.topic)!
+      return { resource, event: validateEntityEvent(await decode(m.message.value), cat.get(resource).key), source: m }
+    },
+    transform: (events) => events.map((e) => ({ ...e.event, source: e.source })),
+  }
+}
+
+/**
+ * What both stages read of a batch before they know its documents: its last offset per partition
+ * (once the table sink has applied them), its rows, and the parents its rows have now and had when
+ * last recorded.
+ */
+export async function readBatch(o: { db: Db; cat: Catalogue; watermarks: Watermarks; parents: ReturnType<typeof createParentLedger> }, changes: readonly Change[], batch: BatchContext | undefined):
+  Promise<{ last: PartitionOffset[]; rowsOf: Map<string, Row[]>; parentsNow: ParentsOf; parentsBefore: ParentsOf }> {
+  const last = lastOffsets(changes)
+  await sinkCaughtUp(o.watermarks, last, batch)
+  const rowsOf = await changedRows(o.db, o.cat, changes)
+  const parentsNow = parentsAfter(changes.map((c) => ({ resource: c.resource, ...c.event })))
+  const parentsBefore = await o.parents.recorded(parentsNow)
+  return { last, rowsOf, parentsNow, parentsBefore }
+}

@@ -28,21 +28,20 @@ import type { Config } from '../../core/config.js'
 import type { Db } from '../../core/clickhouse.js'
 import type { Logger } from '../../core/logger.js'
 import type { Registry } from '../../core/registry.js'
-import { DependencyError } from '../../core/dependency-error.js'
 import { ensureTopics, retryRetriable } from '../../core/kafka.js'
 import { sql, ident, compile } from '../../core/sql.js'
 import type { Catalogue } from '../../schemas/catalogue/index.js'
-import { entityTopic, dlqTopic, groupId, searchDocumentsTopic, createDecoder, validateEntityEvent, createVersioner, type EntityEvent } from '../../schemas/events/index.js'
+import { dlqTopic, groupId, searchDocumentsTopic, createDecoder, createVersioner } from '../../schemas/events/index.js'
 import { useWatermarks, type Watermarks } from '../../core/events/watermark-reader.js'
 import { SEARCH_RESULTS } from '../../schemas/internal/search.js'
 import { SEARCH_TYPES, analyzeDocument, textHash, searchTables, type SearchType, type AnalyzedDoc } from '../../domain/search/index.js'
 import { refreshSql, indexColumns, postingsInsertSql } from '../../schemas/internal/search-layout.js'
 import { toIndexRows, type IndexDoc, type IndexRows } from './index-rows.js'
-import { startStream, keepAlive, type StreamDef, type Incoming, type BatchContext, type ConsumerTimeouts } from '../runner.js'
+import { startStream, type StreamDef, type BatchContext, type ConsumerTimeouts } from '../runner.js'
 import { createDocumentSource, SEARCH_SOURCES, type Built, type DocumentSource, type Row } from './documents.js'
 import { createSeenChanges, offsetKey, type Offsets, type SeenChanges } from './seen-changes.js'
-import { createParentLedger, parentsAfter } from './parents.js'
-import { searchedTopics, sinkCaughtUp, changedRows, lastOffsets, type Change } from './changes.js'
+import { createParentLedger } from './parents.js'
+import { searchedTopics, readBatch, changeStream, type Change } from './changes.js'
 import { decodeDocumentKeys, documentKeysTopicConfig, wantedOf, type DocumentKey } from './document-keys.js'
 import { createCommitWatch } from './commit-watch.js'
 import { startRepartition, startSearchableCommits } from './repartition.js'
@@ -210,14 +209,9 @@ async function startOneStage<Hit>(deps: IndexerDeps, percolation?: Percolation<H
   const parents = createParentLedger(db)
   const appliedNow = appliedOn(watermarks, byTopic.keys())
 
-
   async function index(changes: Change[], batch?: BatchContext): Promise<void> {
     if (!changes.length) return
-    const last = lastOffsets(changes)
-    await sinkCaughtUp(watermarks, last, batch)
-    const rowsOf = await changedRows(db, cat, changes)
-    const parentsNow = parentsAfter(changes.map((c) => ({ resource: c.resource, ...c.event })))
-    const parentsBefore = await parents.recorded(parentsNow)
+    const { last, rowsOf, parentsNow, parentsBefore } = await readBatch({ db, cat, watermarks, parents }, changes, batch)
     const run = createBuildRun({ db, log, source, version, live, seen, appliedNow, percolation, onBuilt: deps.onBuilt })
     const lastByKey: Offsets = new Map(last.map((p) => [offsetKey(p.topic, p.partition), p.offset]))
     let seenBefore = 0
@@ -243,11 +237,7 @@ async function startOneStage<Hit>(deps: IndexerDeps, percolation?: Percolation<H
     groupId: groupId(cfg, SEARCH_INDEXER),
     topics: [...byTopic.keys()],
     dlqTopic: dlqTopic(cfg, SEARCH_INDEXER),
-    async decode(m) {
-      const resource = byTopic.get(m.topic)!
-      return { resource, event: validateEntityEvent(await decode(m.message.value), cat.get(resource).key), source: m }
-    },
-    transform: (events) => events.map((e) => ({ ...e.event, source: e.source })),
+    ...changeStream(cat, byTopic, decode),
     sink: index,
     timeouts: deps.consumerTimeouts,
   }

@@ -24,14 +24,14 @@ import type { Logger } from '../../core/logger.js'
 import type { Registry } from '../../core/registry.js'
 import { idempotentProducer, retryRetriable } from '../../core/kafka.js'
 import type { Catalogue } from '../../schemas/catalogue/index.js'
-import { dlqTopic, groupId, searchDocumentsTopic, createDecoder, validateEntityEvent, createVersioner } from '../../schemas/events/index.js'
+import { dlqTopic, groupId, searchDocumentsTopic, createDecoder, createVersioner } from '../../schemas/events/index.js'
 import type { Watermarks } from '../../core/events/watermark-reader.js'
 import { SEARCH_TYPES, type SearchType } from '../../domain/search/index.js'
 import { startStream, type StreamDef, type BatchContext, type ConsumerTimeouts } from '../runner.js'
 import { SEARCH_SOURCES, type DocumentSource, type Row } from './documents.js'
-import { createParentLedger, parentsAfter, type ParentsOf } from './parents.js'
+import { createParentLedger, type ParentsOf } from './parents.js'
 import { encodeDocumentKeys, type ChangeAt, type DocumentKey } from './document-keys.js'
-import { searchedTopics, sinkCaughtUp, changedRows, lastOffsets, type Change } from './changes.js'
+import { searchedTopics, readBatch, changeStream, type Change } from './changes.js'
 import type { CommitWatch } from './commit-watch.js'
 
 const SEARCH_REPARTITION = 'search-repartition'
@@ -81,7 +81,6 @@ export async function startRepartition(deps: RepartitionDeps) {
   const producer: Producer = idempotentProducer(deps.kafka)
   await producer.connect()
 
-
   async function publish(keys: readonly DocumentKey[]): Promise<void> {
     const messages = encodeDocumentKeys(keys, deps.partitions)
     for (let i = 0; i < messages.length; i += SEND_CHUNK) await producer.send({ topic, acks: -1, messages: messages.slice(i, i + SEND_CHUNK) })
@@ -89,11 +88,7 @@ export async function startRepartition(deps: RepartitionDeps) {
 
   async function route(changes: Change[], batch?: BatchContext): Promise<void> {
     if (!changes.length) return
-    const last = lastOffsets(changes)
-    await sinkCaughtUp(watermarks, last, batch)
-    const rowsOf = await changedRows(db, cat, changes)
-    const parentsNow = parentsAfter(changes.map((c) => ({ resource: c.resource, ...c.event })))
-    const parentsBefore = await parents.recorded(parentsNow)
+    const { last, rowsOf, parentsNow, parentsBefore } = await readBatch({ db, cat, watermarks, parents }, changes, batch)
     const keys = await touchedKeys(source, rowsOf, parentsBefore, last.map((p) => [p.topic, p.partition, String(p.offset)] as const))
     // durable before the batch is committed: a crash before the commit publishes them again (a build is idempotent)
     if (keys.length) await publish(keys)
@@ -107,11 +102,7 @@ export async function startRepartition(deps: RepartitionDeps) {
     groupId: groupId(cfg, SEARCH_REPARTITION),
     topics: [...byTopic.keys()],
     dlqTopic: dlqTopic(cfg, SEARCH_REPARTITION),
-    async decode(m) {
-      const resource = byTopic.get(m.topic)!
-      return { resource, event: validateEntityEvent(await decode(m.message.value), cat.get(resource).key), source: m }
-    },
-    transform: (events) => events.map((e) => ({ ...e.event, source: e.source })),
+    ...changeStream(cat, byTopic, decode),
     sink: route,
     afterCommit: () => deps.onRouted?.(),
     concurrency: ROUTES_IN_PARALLEL,
