@@ -9,8 +9,6 @@
  * Querying: the BM25 statistics (statsSql, the corpus statistics cached by the caller), then the
  * top PAGE_SIZE (searchPageSql), which also counts the matches where it can, else countSql beside it.
  */
-import { readFileSync } from 'node:fs'
-import path from 'node:path'
 import { performance } from 'node:perf_hooks'
 import type { Config } from '../../core/config.js'
 import type { Db } from '../../core/clickhouse.js'
@@ -23,7 +21,7 @@ import { searchPageSql, countSql, statsSql, type SearchStats, type CorpusStats, 
 import { toIndexRows } from '../../streams/search/index-rows.js'
 import { startIndexRowsWrite } from '../../streams/search/indexer.js'
 import { waitFor } from '../../test/kit/wait-for.js'
-import { treeCpuMsOf } from './children.js'
+import { serverCpuSeconds } from './machine-cpu.js'
 import { PAGE_SIZE, type SearchEngine } from './search-queries.js'
 import type { OpinionDoc } from './search-corpus.js'
 
@@ -37,9 +35,8 @@ const cpuMs = () => { const u = process.cpuUsage(); return (u.user + u.system) /
 
 /** CPU ms used so far by the local ClickHouse (its launcher and the engine under it), or undefined when it is not local. */
 export function clickhouseServerCpuMs(cfg: Config): number | undefined {
-  try {
-    return treeCpuMsOf(Number(readFileSync(path.join(cfg.dataDir, 'run', 'clickhouse.pid'), 'utf8').trim()))
-  } catch { return undefined }
+  const seconds = serverCpuSeconds(cfg.dataDir).clickhouse
+  return seconds === undefined ? undefined : seconds * 1000
 }
 
 /** Indexes `docs` as a stream processor does: a batch → rows → one insert, inserts overlapping the next batch's preparation. */
