@@ -27,7 +27,7 @@ import type { UsageCounter } from '../plugins/usage.js'
 import type { RequestLog } from '../plugins/request-log.js'
 import type { UserDirectory } from '../read-model/users.js'
 import type { ReadStore } from '../read-model/store.js'
-import { renderedResourcesOf, withOriginBytes } from '../read-model/rendered-details.js'
+import { renderedResourcesOf, withOriginLatin1 } from '../read-model/rendered-details.js'
 
 export interface DetailLaneDeps {
   catalogue: Catalogue
@@ -86,7 +86,7 @@ export function createDetailLane(deps: DetailLaneDeps): DetailLane {
     for (const w of before) if (w.used + 1 > w.rate.count) return false
 
     const origin = `${(req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http'}://${h.host}`
-    const body = deps.store.renderedBytes(lane.resource, Number(id), (text) => withOriginBytes(text, origin))
+    const body = deps.store.renderedBytes(lane.resource, Number(id), (text) => withOriginLatin1(text, origin))
     if (body === undefined) return false
 
     const windows = throttles.measure(scope, key, rates, true)
@@ -102,7 +102,8 @@ export function createDetailLane(deps: DetailLaneDeps): DetailLane {
       'content-type': JSON_TYPE,
       'content-length': String(body.length),
     })
-    res.end(body)
+    // One character per byte (withOriginLatin1): the status line, headers and body go out in one write.
+    res.end(body, 'latin1')
     requestLog.record(performance.now() - started, 200)
     countRequest('GET', lane.route, 200)
     return true

@@ -15,7 +15,7 @@ import { catalogue as cat } from '../../../schemas/catalogue/index.js'
 import { openReadStore, type AppliedEvent } from '../../../api/read-model/store.js'
 import { refColumnsOf, keyKindsOf } from '../../../api/read-model/refs.js'
 import { listIndexesOf } from '../../../api/read-model/list-index.js'
-import { createDetailRenderer, renderedResourcesOf, withOriginBytes, ORIGIN_MARK } from '../../../api/read-model/rendered-details.js'
+import { createDetailRenderer, renderedResourcesOf, withOriginBytes, withOriginLatin1, ORIGIN_MARK } from '../../../api/read-model/rendered-details.js'
 import { createUserDirectory } from '../../../api/read-model/users.js'
 import { compileSerializers } from '../../../api/engine/serialize.js'
 import { citationOverlays } from '../../../api/plugins/citation-overlays.js'
@@ -50,6 +50,8 @@ async function setup(t: Test) {
     up('courts', { id: 'scotus', full_name: 'Supreme Court', short_name: 'SCOTUS', jurisdiction: 'F', position: 1, date_modified: ts }),
     up('people', { id: 1, name_last: 'Judge', slug: 'judge', date_created: ts, date_modified: ts }),
     ...[1, 2, 3, 4].map((id) => up('dockets', docket(id))),
+    // Characters of two, three and four bytes in UTF-8, and a quote and backslash escaped in JSON.
+    up('dockets', docket(5, { case_name: 'Müller v. Société Générale — 北京 "𝔏" \\ ok' })),
     up('clusters', { id: 101, docket_id: 1, case_name: 'Cluster', slug: 'c', date_filed: '2024-01-02', date_created: ts, date_modified: ts }),
     up('users', user(7, 'reader-token')), up('users', user(8, 'other-token')), up('users', user(9, 'tight-token', '2/hour')),
   ], [])
@@ -116,6 +118,19 @@ t.test('a plain detail GET answered by the lane is the route\'s answer, byte for
   t.match(otherHost.body, '"resource_uri":"http://other.test/api/rest/v4/dockets/2/"', 'the Host header is the origin')
   const otherHostRoute = await s.routed('/api/rest/v4/dockets/2/', { host: 'other.test', authorization: 'Token other-token' })
   t.equal(otherHost.body, otherHostRoute.body, 'the same bytes as the route')
+
+  const unicode = await s.get('/api/rest/v4/dockets/5/', { authorization: 'Token reader-token' })
+  const unicodeRoute = await s.routed('/api/rest/v4/dockets/5/', { authorization: 'Token other-token' })
+  t.equal(unicode.by, 'lane')
+  t.equal(unicode.body, unicodeRoute.body, 'a text with multi-byte characters: the same bytes as the route')
+  t.match(unicode.body, '"case_name":"Müller v. Société Générale — 北京 \\"𝔏\\" \\\\ ok"', 'its characters intact')
+  t.equal(unicode.headers['content-length'], String(Buffer.byteLength(unicode.body)), 'Content-Length counts bytes, not characters')
+
+  // A Host with a byte past ASCII (HTTP lets header values carry them; node reads them as latin1).
+  const latinHost = await s.get('/api/rest/v4/dockets/5/', { host: 'caf\u00e9.test', authorization: 'Token reader-token' })
+  const latinHostRoute = await s.routed('/api/rest/v4/dockets/5/', { host: 'caf\u00e9.test', authorization: 'Token other-token' })
+  t.equal(latinHost.by, 'lane')
+  t.equal(latinHost.body, latinHostRoute.body, 'an origin past ASCII: the same bytes as the route')
 })
 
 t.test('requests that need more than the stored text go to Fastify, and get its answer', async (t) => {
@@ -186,4 +201,7 @@ t.test('withOriginBytes writes the origin where the mark is, in bytes', async (t
   const many = JSON.stringify(Array.from({ length: 100 }, (_, i) => `${ORIGIN_MARK}/api/rest/v4/clusters/${i}/`))
   t.equal(withOriginBytes(Buffer.from(many), 'http://h.test').toString(), many.replaceAll(ORIGIN_MARK, 'http://h.test'), 'a text with many marks (a docket with 100 clusters)')
   t.equal(withOriginBytes(Buffer.from(text), 'http://h.test').toString(), text.replaceAll(ORIGIN_MARK, 'http://h.test'), 'and a short one after it')
+  t.equal(withOriginBytes(Buffer.from(text), 'http://café.test').toString(), text.replaceAll(ORIGIN_MARK, 'http://café.test'), 'an origin past ASCII is written as UTF-8')
+  const latin1 = withOriginLatin1(Buffer.from(text), 'http://café.test')
+  t.same(Buffer.from(latin1, 'latin1'), Buffer.from(text.replaceAll(ORIGIN_MARK, 'http://café.test')), 'the latin1 form is one character per byte of the UTF-8 answer')
 })
