@@ -38,10 +38,22 @@ export class RowSlab {
   /** Where the room `reserve` made starts (no object per row for the pair). */
   get offset(): number { return this.at }
 
+  /** Where the last row advanced over starts (its end is `offset`), in `current`. */
+  rowStart = 0
+
+  /** The buffer rows are written into now. */
+  get current(): Buffer { return this.buf }
+
   commit(end: number): Buffer {
     const row = this.buf.subarray(this.at, end)
     this.at = end
     return row
+  }
+
+  /** Takes the row written up to `end` without making a view of it (`rowStart`, `offset`, `current` say where it is). */
+  advance(end: number): void {
+    this.rowStart = this.at
+    this.at = end
   }
 }
 
@@ -180,7 +192,21 @@ class Out {
 }
 
 /** The outcome of one message: the row, or undefined for the generic path (a delete, or text that is not UTF-8). */
-export type RowTranscoder = (body: Buffer, messageKey: Buffer | null, slab: RowSlab) => Buffer | undefined
+export type RowTranscoder = ((body: Buffer, messageKey: Buffer | null, slab: RowSlab) => Buffer | undefined) & {
+  /**
+   * The same for a body and a message key read where they lie (`src[from, to)`, `keySrc[keyFrom,
+   * keyTo)`, keySrc null for no key): true once the row is in the slab (RowSlab#advance, no view
+   * made), false for the generic path.
+   */
+  into(src: Buffer, from: number, to: number, keySrc: Buffer | null, keyFrom: number, keyTo: number, slab: RowSlab): boolean
+}
+
+/** Whether a[af, at) and b[bf, bt) hold the same bytes (a loop: keys are short, and Buffer#compare is a native call). */
+function sameBytes(a: Buffer, af: number, at: number, b: Buffer, bf: number, bt: number): boolean {
+  if (at - af !== bt - bf) return false
+  for (let k = 0; k < at - af; k++) if (a[af + k] !== b[bf + k]) return false
+  return true
+}
 
 /**
  * The transcoder of events written with `writerSchema` (an entity event's Avro schema, as the
@@ -352,26 +378,31 @@ export function compileRowTranscoder(writerSchema: unknown, columns: readonly Bi
     return true
   }
 
-  return function transcode(body, messageKey, slab) {
+  const transcode = ((body: Buffer, messageKey: Buffer | null, slab: RowSlab) =>
+    into(body, 0, body.length, messageKey, 0, messageKey ? messageKey.length : 0, slab) ? slab.current.subarray(slab.rowStart, slab.offset) : undefined) as RowTranscoder
+  transcode.into = into
+  return transcode
+
+  function into(body: Buffer, from: number, to: number, keySrc: Buffer | null, keyStart: number, keyEnd: number, slab: RowSlab): boolean {
     r.buf = body
-    r.pos = 5
-    r.end = body.length
+    r.pos = from + 5
+    r.end = to
     try {
       const opIndex = r.long()
-      if (opIndex === 1) return undefined
+      if (opIndex === 1) return false
       if (opIndex !== 0) throw new UndecodableEvent(`invalid enum index ${opIndex}`)
       const version = r.long()
       const keyLength = r.length()
       const keyFrom = r.pos
       r.skip(keyLength)
       const keyTo = r.pos
-      if (keyLength > 0 && !shortIsUtf8(body, keyFrom, keyTo)) return undefined
+      if (keyLength > 0 && !shortIsUtf8(body, keyFrom, keyTo)) return false
       const branch = r.long()
       if (branch === 0) throw new UndecodableEvent('upsert without an entity')
       if (branch !== 1) throw new UndecodableEvent(`invalid union index ${branch}`)
 
       // Nothing is committed to the slab before the whole body has been read and checked.
-      o.buf = slab.reserve(8 * body.length + overhead)
+      o.buf = slab.reserve(8 * (to - from) + overhead)
       o.at = slab.offset
       let next = 0
       for (const p of plan) {
@@ -384,14 +415,15 @@ export function compileRowTranscoder(writerSchema: unknown, columns: readonly Bi
       if (r.pos !== r.end) throw new UndecodableEvent('trailing data')
       if (version <= 0) throw new UndecodableEvent('event version must be positive')
       if (!keyMatches(body, keyFrom, keyTo)) throw new UndecodableEvent(`event key ${body.toString('utf8', keyFrom, keyTo)} differs from the entity's ${keyField}`)
-      if (messageKey && (messageKey.length !== keyTo - keyFrom || body.compare(messageKey, 0, messageKey.length, keyFrom, keyTo) !== 0)) {
-        throw new Error(`message key ${messageKey.toString('utf8')} differs from event key ${body.toString('utf8', keyFrom, keyTo)}`)
+      if (keySrc && !sameBytes(keySrc, keyStart, keyEnd, body, keyFrom, keyTo)) {
+        throw new Error(`message key ${keySrc.toString('utf8', keyStart, keyEnd)} differs from event key ${body.toString('utf8', keyFrom, keyTo)}`)
       }
       o.i64(version)
       o.u8(0)
-      return slab.commit(o.at)
+      slab.advance(o.at)
+      return true
     } catch (err) {
-      if (err === GENERIC) return undefined
+      if (err === GENERIC) return false
       if (err instanceof Truncated) throw new UndecodableEvent('truncated buffer')
       throw err
     }

@@ -6,7 +6,7 @@
  * (core/avro-row-binary.ts) without decoding it into objects; what the transcoder hands back
  * (deletes, text that is not UTF-8, a writer schema it cannot read) is decoded the generic way.
  */
-import type { Kafka } from 'kafkajs'
+import type { Kafka, RecordsInPlace } from 'kafkajs'
 import type { Config } from '../core/config.js'
 import type { Db } from '../core/clickhouse.js'
 import type { Logger } from '../core/logger.js'
@@ -18,7 +18,7 @@ import { columnsOf, type ColumnDef } from '../schemas/tables.js'
 import { entityTopic, dlqTopic, groupId, watermarkTopic, PROCESSORS, createDecoder, validateEntityEvent, createTopicCodec, WATERMARK, type EntityEvent, type Watermark } from '../schemas/events/index.js'
 import { ensureTopics, compactedTopic, idempotentProducer } from '../core/kafka.js'
 import { coalesce, compileRowTranscoder, RowSlab, type RowTranscoder } from '../core/avro-row-binary.js'
-import { startStream, type StreamDef, type Incoming } from './runner.js'
+import { startStream, type StreamDef, type Incoming, type RecordCollector } from './runner.js'
 
 /**
  * Rows of one table from one batch: upserts already in RowBinary (`encoded`, transcoded from their
@@ -154,10 +154,64 @@ export function tableSinkDef(deps: { cfg: Config; db: Db; registry: Registry; ca
     const row = transcode?.(m.message.value!, m.message.key, slabOf(m))
     return row ? { resource, row } : decodeGeneric(m, resource)
   }
-  const slabOf = (m: Incoming) => {
+  const slabOf = (m: { topic: string; partition: number }) => {
     let byPartition = slabs.get(m.topic)
     if (!byPartition) slabs.set(m.topic, (byPartition = []))
     return (byPartition[m.partition] ??= new RowSlab())
+  }
+  /**
+   * The records of one chunk read in place (the runner's opt-in, no object per message): each
+   * upsert's row transcoded into its partition's slab, the rows kept as the runs of slab they fill
+   * (no view per row); what the transcoder hands back is decoded the generic way from the record's
+   * message, as `decode` does. The rows are those `decode` and `transform` make of the same messages.
+   */
+  const collector = (topic: string, partition: number): RecordCollector<TableRows> => {
+    const resource = byTopic.get(topic)!
+    const slab = slabOf({ topic, partition })
+    const runs: Buffer[] = []
+    let run: Buffer | undefined
+    let runStart = 0
+    let runEnd = 0
+    const generic: { event: EntityEvent; resource: ResourceDef }[] = []
+    const keepGeneric = async (records: RecordsInPlace, i: number) => {
+      const e = await decodeGeneric({ topic, partition, message: records.message(i) }, resource)
+      generic.push(e as { event: EntityEvent; resource: ResourceDef })
+      c.size++
+    }
+    const addWith = (transcode: RowTranscoder | undefined, records: RecordsInPlace, i: number): void | Promise<void> => {
+      const buf = records.buffer(i)
+      const keyStart = records.keyStart(i)
+      if (!transcode || !transcode.into(buf, records.valueStart(i), records.valueEnd(i), keyStart < 0 ? null : buf, keyStart, records.keyEnd(i), slab)) return keepGeneric(records, i)
+      c.size++
+      if (slab.current === run && slab.rowStart === runEnd) { runEnd = slab.offset; return }
+      if (run) runs.push(run.subarray(runStart, runEnd))
+      run = slab.current
+      runStart = slab.rowStart
+      runEnd = slab.offset
+    }
+    const c = {
+      size: 0,
+      add(records: RecordsInPlace, i: number): void | Promise<void> {
+        const buf = records.buffer(i)
+        const from = records.valueStart(i)
+        if (from < 0 || records.valueEnd(i) - from <= 5 || buf[from] !== 0) return keepGeneric(records, i)
+        const schemaId = buf.readUInt32BE(from + 1)
+        const known = rowTranscoders.known(schemaId, resource)
+        return known === null ? rowTranscoders.compile(schemaId, resource).then((t) => addWith(t, records, i)) : addWith(known, records, i)
+      },
+      done(): TableRows {
+        const out = eventsToRows(cat, generic)
+        if (run) {
+          runs.push(run.subarray(runStart, runEnd))
+          run = undefined
+          let batch = out.get(resource.table)
+          if (!batch) out.set(resource.table, (batch = { columns: sinkColumns(cat, resource), encoded: [], upserts: [], deletes: [] }))
+          batch.encoded = runs
+        }
+        return out
+      },
+    }
+    return c
   }
   return {
     name: PROCESSORS.tableSink,
@@ -181,6 +235,7 @@ export function tableSinkDef(deps: { cfg: Config; db: Db; registry: Registry; ca
       return known === null ? rowTranscoders.compile(schemaId, resource).then((t) => decodeWith(t, m, resource)) : decodeWith(known, m, resource)
     },
     transform: (events) => sinkRows(cat, events.map((e) => e.event)),
+    inPlace: { collector },
     async sink(rows) {
       const end = sinkInsertSeconds.startTimer({ stream: 'table-sink' })
       await Promise.all([...rows].flatMap(([table, b]) => [db.insertRows(table, b.columns, b.upserts, b.encoded), db.insert(table, b.deletes)]))
