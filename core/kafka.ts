@@ -141,7 +141,14 @@ export function stoppableConsumer(kafka: Kafka, config: ConsumerConfig): Consume
 export async function groupCoordinatorReady(kafka: Pick<Kafka, 'admin'>, groupId: string, opts: { retries?: number; minTimeoutMs?: number } = {}): Promise<void> {
   const admin = kafka.admin()
   await admin.connect()
-  try { await waitForGroupCoordinator(admin, groupId, opts) } finally { await admin.disconnect() }
+  try {
+    // The cluster's brokers first (a metadata request naming no topic): a fresh admin knows only
+    // its seed broker, so kafkajs's first coordinator lookup found no broker for the coordinator's
+    // node, refreshed and retried after its initial retry time: about 180 ms of every consumer's
+    // start (most of the table sink's), for one round trip's worth of work.
+    await admin.describeCluster()
+    await waitForGroupCoordinator(admin, groupId, opts)
+  } finally { await admin.disconnect() }
 }
 
 /** Asks for the group until its coordinator answers; retriable answers (loading, not available, moved) are retried. */
