@@ -20,7 +20,7 @@ const entityFields = ((type.schema() as { fields: { name: string; type: unknown 
 const docket = (id: number): Record<string, unknown> => {
   const e: Record<string, unknown> = {}
   for (const f of entityFields) e[f.name] = Array.isArray(f.type) ? null : typeof f.type === 'object' ? [] : f.type === 'string' ? '' : f.type === 'boolean' ? false : 0
-  return { ...e, id, case_name: `Case ${id} v. ${'é'.repeat(id % 4)}${'x'.repeat(id % 50)}` }
+  return { ...e, id, case_name: `Case ${id} v. ${'é'.repeat(Math.abs(id) % 4)}${'x'.repeat(Math.abs(id) % 50)}` }
 }
 const wireOf = (e: EntityEvent) => wireEncode(1, type.toBuffer(e))
 
@@ -55,4 +55,15 @@ t.test('into: bodies and keys read where they lie give the rows transcode gives,
   t.equal(transcode.into(batch, body[0], body[1], null, -1, -1, slab), true, 'no message key: not compared')
   const del = wireOf({ op: 'delete', version: 5, key: '12', entity: null })
   t.equal(transcode.into(Buffer.concat([Buffer.from([1, 2]), del]), 2, 2 + del.length, null, -1, -1, slab), false, 'a delete is handed back')
+})
+
+t.test('an integer key is compared with the event key as its decimal text, digit by digit', async (t) => {
+  const slab = new RowSlab()
+  const body = (key: string, id: number) => wireOf({ op: 'upsert', version: 3, key, entity: docket(id) })
+  for (const id of [0, 7, 10, 99, 100, 1234567, -1, -10, -905, 2 ** 52 + 3, -(2 ** 52) + 3]) {
+    t.ok(transcode(body(String(id), id), null, slab), `${id} spells ${id}`)
+  }
+  for (const [key, id] of [['07', 7], ['7', 70], ['70', 7], ['-0', 0], ['', 0], ['-', 0], ['1', -1], ['-1', 1], ['--1', -1], ['8', 7], ['1e3', 1000], [' 7', 7]] as const) {
+    t.throws(() => transcode(body(key, id), null, slab), { name: 'UndecodableEvent', message: /differs/ }, `${JSON.stringify(key)} is not ${id}`)
+  }
 })
