@@ -6,7 +6,9 @@
  * a disconnect (as a broker closing the connection would) and still waits for everything else.
  * Also: a request made while its connection was being closed (a consumer stopped while its fetch
  * was still finding the broker) was written to the ended socket, and kafkajs logged "Connection
- * error: write after end" at error level; it now fails as a closed connection.
+ * error: write after end" at error level; it now fails as a closed connection. And the broker's answer to a
+ * rejected fetch, arriving before the socket closed, was logged as "Response without match" (level
+ * 40) at a Ctrl-C of `npm start`; it is now dropped quietly.
  */
 import t from 'tap'
 import net from 'node:net'
@@ -30,7 +32,7 @@ const Connection = require('kafkajs/src/network/connection.js') as new (o: Recor
 }
 const socketFactory = (require('kafkajs/src/network/socketFactory.js') as () => unknown)()
 const apiVersions = require('kafkajs/src/protocol/requests/apiVersions/index.js') as { protocol(o: { version: number }): () => { request: unknown; response: unknown } }
-const { createLogger, LEVELS } = require('kafkajs/src/loggers/index.js') as { createLogger: (o: unknown) => unknown; LEVELS: { NOTHING: number; ERROR: number } }
+const { createLogger, LEVELS } = require('kafkajs/src/loggers/index.js') as { createLogger: (o: unknown) => unknown; LEVELS: { NOTHING: number; ERROR: number; WARN: number } }
 
 const queue = () => new RequestQueue({
   instrumentationEmitter: null, maxInFlightRequests: null, requestTimeout: 30_000, enforceRequestTimeout: false,
@@ -51,6 +53,25 @@ t.test('a fetch in flight is rejected and does not hold the wait', async (t) => 
   q.rejectFetches(new Error('closed with a fetch in flight'))
   await t.rejects(fetch, /fetch in flight/, 'the fetch fails, as when the broker closes the connection')
   await q.waitForPendingRequests() // would never resolve while the fetch was counted
+})
+
+t.test('the broker\'s late answer to a rejected fetch is dropped quietly; an answer nobody asked for is still logged', async (t) => {
+  // At a Ctrl-C the broker could answer a held fetch between its rejection and the socket's close:
+  // kafkajs then logged "Response without match" at warn level, in every newcomer's stop.
+  const warnings: string[] = []
+  const q = new RequestQueue({
+    instrumentationEmitter: null, maxInFlightRequests: null, requestTimeout: 30_000, enforceRequestTimeout: false, clientId: 'test', broker: 'localhost:0',
+    logger: createLogger({ level: LEVELS.WARN, logCreator: () => ({ log }: { log: { message: string } }) => { warnings.push(log.message) } }), isConnected: () => true,
+  })
+  t.teardown(() => q.destroy())
+  const fetch = inFlight(q, 1, 'Fetch', 1)
+  q.rejectFetches(new Error('closed with a fetch in flight'))
+  await t.rejects(fetch)
+  q.fulfillRequest({ correlationId: 1, payload: Buffer.alloc(0), size: 0 })
+  t.same(warnings, [], 'the abandoned fetch\'s answer: nothing logged')
+  q.fulfillRequest({ correlationId: 1, payload: Buffer.alloc(0), size: 0 })
+  q.fulfillRequest({ correlationId: 42, payload: Buffer.alloc(0), size: 0 })
+  t.same(warnings, ['Response without match', 'Response without match'], 'a second answer to it, and one to a request never sent, are still warned of')
 })
 
 t.test('other requests in flight are still waited for', async (t) => {
