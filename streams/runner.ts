@@ -230,26 +230,25 @@ export async function startStream<E, Out>(def: StreamDef<E, Out>, deps: { kafka:
           const dead: { source: Incoming; reason: string }[] = []
           const to = Math.min(count, from + chunk)
           const collector = records && def.inPlace!.collector(batch.topic, batch.partition)
-          if (records && collector) for (let i = from; i < to; i++) {
-            // As below, without a message object per record (one is made for a dead letter).
-            if ((i - from) % 256 === 0 && isStale()) { await pending?.catch(() => {}); return }
-            if (pending && (i - from) % 2048 === 2047) await new Promise((r) => setImmediate(r))
-            try {
-              const added = collector.add(records, i)
-              if (added) await added
-            } catch (err) { dead.push({ source: { topic: batch.topic, partition: batch.partition, message: records.message(i) }, reason: (err as Error).message }) }
+          const sourceOf = (i: number): Incoming => ({ topic: batch.topic, partition: batch.partition, message: collector ? records!.message(i) : batch.messages[i] })
+          /** One record: kept by the in-place collector (no message object), else decoded into `good`; a promise only when it must wait. */
+          const take = (i: number): void | Promise<void> => {
+            if (collector) return collector.add(records!, i)
+            const source = sourceOf(i)
+            const decoded = def.decode(source)
+            if (!(decoded instanceof Promise)) { good.push({ event: decoded, source }); return }
+            return decoded.then((event) => { good.push({ event, source }) })
           }
-          else for (let i = from; i < to; i++) {
+          for (let i = from; i < to; i++) {
             // Asked every 256 messages (kafkajs builds a string key per call: 3 % of the table
             // sink's time when asked per message); the commit below asks once more.
             if ((i - from) % 256 === 0 && isStale()) { await pending?.catch(() => {}); return }
             // Lets the write in flight move its bytes meanwhile.
             if (pending && (i - from) % 2048 === 2047) await new Promise((r) => setImmediate(r))
-            const source = { topic: batch.topic, partition: batch.partition, message: batch.messages[i] }
             try {
-              const decoded = def.decode(source)
-              good.push({ event: decoded instanceof Promise ? await decoded : decoded, source })
-            } catch (err) { dead.push({ source, reason: (err as Error).message }) }
+              const taken = take(i)
+              if (taken) await taken
+            } catch (err) { dead.push({ source: sourceOf(i), reason: (err as Error).message }) }
           }
           if (dead.length) {
             await dlq.send({
