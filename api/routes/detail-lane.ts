@@ -3,7 +3,7 @@
  * (api/read-model/rendered-details.ts), asked for with a token (or anonymously, where the resource
  * allows it) with nothing
  * but the stored text in mind, is answered from the stored bytes before Fastify routes the request:
- * no request and reply objects, no hook chain, no string decoded and encoded again. What the hooks
+ * no request and reply objects, no hook chain, no UTF-8 decoded and encoded again. What the hooks
  * do for such a request is done here, with their own code: the token looked up in the users'
  * in-memory map, the throttle's in-process counters (and the RateLimit headers they give), the
  * usage count, the request summary and the request metric. The answer is the one the route gives,
@@ -102,7 +102,7 @@ export function createDetailLane(deps: DetailLaneDeps): DetailLane {
       'content-type': JSON_TYPE,
       'content-length': String(body.length),
     })
-    // One character per byte (withOriginLatin1): the status line, headers and body go out in one write.
+    // One character per byte (withOriginLatin1): written as latin1, each character is the byte it stands for.
     res.end(body, 'latin1')
     requestLog.record(performance.now() - started, 200)
     countRequest('GET', lane.route, 200)
