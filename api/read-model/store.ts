@@ -9,7 +9,7 @@
  *   entities  [resource, key]          → { v: version, row: stored columns but the large ones } or { v, d: 1 } (a delete)
  *   refs      [resource, column, value] → keys of rows whose `column` holds `value` (sorted duplicates)
  *   lists     [resource, index, ...by values, rank, order value, key] → 1 (api/read-model/list-index.ts)
- *   listCounts [resource, index, ...by values, rank, bucket]         → how many `lists` keys the bucket holds
+ *   listCounts [resource, index, ...by values, level, rank, bucket]  → how many `lists` keys the bucket holds (list-index.ts: counts)
  *   offsets   [topic, partition]        → the next offset to apply
  *   epochs    resource                  → a counter bumped by every transaction that changes the resource
  *   rendered  [resource, key]          → the v4 detail JSON of a row, origin left as ORIGIN_MARK (rendered-details.ts)
@@ -29,7 +29,7 @@ import { mkdirSync, readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { open, type RootDatabase, type Database } from 'lmdb'
 import type { EntityEvent } from '../../schemas/events/index.js'
-import { entryKey, rangeOf, decodeEntry, bucketKey, bucketRangeOf, countFromBuckets, type ListIndex, type ListIndexes, type IndexValue, type IndexKey, type OrderRange } from './list-index.js'
+import { entryKey, rangeOf, decodeEntry, bucketKeys, bucketRangeOf, countRange, type ListIndex, type ListIndexes, type IndexValue, type IndexKey, type OrderRange } from './list-index.js'
 
 export type Row = Record<string, unknown>
 type Key = string | number
@@ -102,9 +102,10 @@ const WARM_CHUNK = 500
  * compressed; 8: a short origin mark in rendered texts; 9: rows without their large columns; 10: with
  * or without them by LDS_READ_MODEL_TEXTS, the store's format naming which (`10` or `10-large-out`),
  * so a store kept in the other way is built again. A change of which fields are large needs a new
- * format too; 11: rendered texts counted per resource, within a byte budget).
+ * format too; 11: rendered texts counted per resource, within a byte budget; 12: list counts kept by
+ * year and by month, list-index.ts).
  */
-const STORE_FORMAT = '11'
+const STORE_FORMAT = '12'
 
 /** Rendered details evicted at most per write transaction when the budget is passed. */
 const EVICT_CHUNK = 2_000
@@ -264,10 +265,11 @@ export function openReadStore(folder: string, refColumns: RefColumns, keyKinds: 
   const sameKey = (a: readonly unknown[], b: readonly unknown[]) => a.length === b.length && a.every((x, i) => x === b[i])
   /** Adds `by` to the counter of the bucket an index key belongs to (inside the apply transaction). */
   function countIn(k: IndexKey, by: 1 | -1) {
-    const c = bucketKey(k)
-    const n = (listCounts.get(c) ?? 0) + by
-    if (n > 0) listCounts.put(c, n)
-    else listCounts.remove(c)
+    for (const c of bucketKeys(k)) {
+      const n = (listCounts.get(c) ?? 0) + by
+      if (n > 0) listCounts.put(c, n)
+      else listCounts.remove(c)
+    }
   }
 
   /** A row as stored: without its large columns (refs.ts largeColumnsOf; api/read-model/large-texts.ts reads them). */
@@ -385,9 +387,12 @@ export function openReadStore(folder: string, refColumns: RefColumns, keyKinds: 
       return out
     },
     listCount(resource, index, by, range) {
-      const buckets: [IndexValue, number][] = []
-      for (const { key, value } of listCounts.getRange(bucketRangeOf(resource, index, by, range))) buckets.push([key[key.length - 1], value])
-      return countFromBuckets(buckets, range, (part) => lists.getKeysCount(rangeOf(resource, index, by, part)))
+      const read = (level: number, part: OrderRange | undefined) => {
+        const buckets: [IndexValue, number][] = []
+        for (const { key, value } of listCounts.getRange(bucketRangeOf(resource, index, by, part, level))) buckets.push([key[key.length - 1], value])
+        return buckets
+      }
+      return countRange(read, range, (part) => lists.getKeysCount(rangeOf(resource, index, by, part)))
     },
     async apply(events, reached) {
       let applied = 0

@@ -6,7 +6,7 @@ import t from 'tap'
 import { catalogue } from '../../../schemas/catalogue/index.js'
 import { compileListPlanner } from '../../../api/engine/list-plan.js'
 import { compileOrdering } from '../../../api/engine/ordering.js'
-import { listIndexesOf, bucketOf, countFromBuckets, type IndexValue, type OrderRange } from '../../../api/read-model/list-index.js'
+import { listIndexesOf, bucketOf, countRange, FINEST_LEVEL, type IndexValue, type OrderRange } from '../../../api/read-model/list-index.js'
 import { createRng } from '../../../connectors/sample/random.js'
 import { instantText } from '../../../schemas/values.js'
 
@@ -52,10 +52,13 @@ t.test('a count from buckets equals counting every value in the range', async (t
     ['dates', dates, () => (rng.int(0, 5) === 0 ? '2001' : `${rng.int(1988, 2032)}-${String(rng.int(1, 12)).padStart(2, '0')}-${String(rng.int(1, 28)).padStart(2, '0')}`)],
     ['integers', ints, () => rng.int(-10, 210_000)],
   ] as const) {
-    const buckets = new Map<IndexValue, number>()
-    for (const v of values) buckets.set(bucketOf(v), (buckets.get(bucketOf(v)) ?? 0) + 1)
-    const ordered = [...buckets].sort((a, b) => utf8(a[0], b[0]))
+    const levels = Array.from({ length: FINEST_LEVEL + 1 }, (_, level) => {
+      const buckets = new Map<IndexValue, number>()
+      for (const v of values) buckets.set(bucketOf(v, level), (buckets.get(bucketOf(v, level)) ?? 0) + 1)
+      return [...buckets].sort((a, b) => utf8(a[0], b[0]))
+    })
     let exactCalls = 0
+    let fineReads = 0
     let wrong = 0
     for (let i = 0; i < 2_000; i++) {
       const r: OrderRange = {}
@@ -64,11 +67,13 @@ t.test('a count from buckets equals counting every value in the range', async (t
       if (rng.int(0, 9) === 0) r.hi = r.lo // one value
       const brute = (part: OrderRange) => { exactCalls++; return values.filter((v) => inRange(v, part)).length }
       const expected = values.filter((v) => inRange(v, r)).length
-      // The store reads only the buckets that can hold the range; give all: the rest must not count.
-      if (countFromBuckets(ordered, r, brute) !== expected) wrong++
+      // The store reads only the buckets that can hold the range; give all of the level: the rest must not count.
+      const read = (level: number) => { if (level > 0) fineReads++; return levels[level] }
+      if (countRange(read, r, brute) !== expected) wrong++
     }
     t.equal(wrong, 0, `${name}: 2,000 ranges counted right`)
-    t.ok(exactCalls <= 2 * 2_000, `${name}: at most two buckets counted one by one per range (${exactCalls})`)
+    t.ok(exactCalls <= 2 * 2_000, `${name}: at most two fine buckets counted one by one per range (${exactCalls})`)
+    t.ok(fineReads <= 2 * 2_000, `${name}: fine buckets read only inside the at most two coarse buckets a range cuts (${fineReads})`)
   }
 })
 
