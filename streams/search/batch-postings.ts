@@ -7,7 +7,7 @@
 import { TokenTable } from '../../domain/search/analyzer.js'
 import type { AnalyzedDoc } from '../../domain/search/document.js'
 import { COMMON_WORDS, gramField } from '../../domain/search/common-grams.js'
-import { U32 } from './scratch-pool.js'
+import { U32, take, give } from './scratch-pool.js'
 
 /**
  * The postings of one field (a text column or its grams) of a batch's documents at one version,
@@ -26,21 +26,42 @@ export class FieldPostings {
   readonly pos = new U32()
   readonly ids: number[] = []
   private readonly touched = new U32()
+  /** for grams, per term number its two tokens' numbers (first, second) side by side */
+  readonly pairs: U32 | undefined
+  /**
+   * The term numbers in the order ClickHouse sorts the terms (byte order of their UTF-8, a gram
+   * as `first second`), set by fieldPostings: the Native block then goes out sorted by (field,
+   * term), and the server, finding it so, skips sorting and permuting it (a third of its CPU per
+   * insert). An order that is not quite the server's (see sortedOrder) costs only that sort.
+   * Its first terms.length values (a scratch array, maybe longer).
+   */
+  order: Uint32Array | undefined
 
   /**
    * `terms`: per term number, the term (for grams its first token, the second in `seconds`: the
    * gram's string is never made); for tokens, the TokenTable's list, which numbers them
    */
-  constructor(readonly field: string, readonly version: number, readonly terms: string[] = []) {}
+  constructor(readonly field: string, readonly version: number, readonly terms: string[] = [], grams = false) {
+    this.pairs = grams ? new U32() : undefined
+  }
 
   /** Returns the scratch arrays (after encoding). */
-  release(): void { for (const a of [this.pTerm, this.pDoc, this.pTf, this.pDl, this.pos, this.touched]) a.release() }
+  release(): void {
+    for (const a of [this.pTerm, this.pDoc, this.pTf, this.pDl, this.pos, this.touched]) a.release()
+    this.pairs?.release()
+    if (this.order) give(this.order)
+    this.order = undefined
+  }
 
-  /** A new term number: of `term`, or of the gram "term second". */
-  add(term: string, second?: string): number {
+  /** A new term number: of `term`, or of the gram "term second" (u and v: the two tokens' numbers). */
+  add(term: string, second?: string, u = 0, v = 0): number {
     const g = this.terms.length
     this.terms.push(term)
-    if (second !== undefined) this.seconds.push(second)
+    if (second !== undefined) {
+      this.seconds.push(second)
+      this.pairs!.push(u)
+      this.pairs!.push(v)
+    }
     return g
   }
 
@@ -154,7 +175,7 @@ export function fieldPostings(docs: readonly AnalyzedDoc[], column: string, vers
   const table = tokenTable
   table.clear()
   const tokens = new FieldPostings(column, version, table.terms)
-  const grams = new FieldPostings(gramField(column), version)
+  const grams = new FieldPostings(gramField(column), version, [], true)
   const common: boolean[] = []
   const gramOf = pairTable
   gramOf.clear()
@@ -181,7 +202,7 @@ export function fieldPostings(docs: readonly AnalyzedDoc[], column: string, vers
       if (u < 0 || v < 0 || !(common[u] || common[v])) continue
       let g = gramOf.get(u, v)
       if (g < 0) {
-        g = grams.add(table.terms[u], table.terms[v])
+        g = grams.add(table.terms[u], table.terms[v], u, v)
         gramOf.set(u, v, g)
       }
       pair[i] = g
@@ -189,5 +210,94 @@ export function fieldPostings(docs: readonly AnalyzedDoc[], column: string, vers
     }
     if (any) grams.doc(doc.id, dl, pair, n - 1)
   }
+  tokens.order = sortedOrder(tokens.terms)
+  grams.order = pairOrder(tokens.order, tokens.terms.length, grams.pairs!, grams.terms.length)
   return { tokens, grams }
+}
+
+/** sortedOrder's keys: a term's first four characters as bytes (255 for any above, 0 past its end) × KEY_SHIFT + its number. */
+const KEY_SHIFT = 2 ** 21
+
+/**
+ * The numbers of `terms` in ascending order of the strings (JS order: UTF-16 code units, which is
+ * UTF-8's byte order but for characters beyond the BMP against U+E000-U+FFFF, where the server
+ * then sorts the block itself). Sorted by a numeric key (the first four characters and the number,
+ * one float64: a native numeric sort, no comparator) and then by comparison within runs of equal
+ * keys; above 2²¹ terms, by comparison alone. A scratch array (scratch-pool.ts): its first
+ * terms.length values.
+ */
+export function sortedOrder(terms: readonly string[]): Uint32Array {
+  const T = terms.length
+  const out = take(Math.max(T, 1))
+  if (T >= KEY_SHIFT) {
+    const idx = Array.from(terms.keys()).sort((x, y) => (terms[x] < terms[y] ? -1 : terms[x] > terms[y] ? 1 : 0))
+    out.set(idx)
+    return out
+  }
+  const keys = new Float64Array(T)
+  for (let t = 0; t < T; t++) {
+    const s = terms[t]
+    const n = s.length
+    let k = 0
+    for (let i = 0; i < 4; i++) {
+      const c = i < n ? s.charCodeAt(i) : 0
+      k = k * 256 + (c < 255 ? c : 255)
+    }
+    keys[t] = k * KEY_SHIFT + t
+  }
+  keys.sort()
+  let runStart = 0
+  let runKey = -1
+  for (let i = 0; i <= T; i++) {
+    const k = i < T ? Math.floor(keys[i] / KEY_SHIFT) : -2
+    if (i < T) out[i] = keys[i] - k * KEY_SHIFT
+    if (k !== runKey) {
+      if (i - runStart > 1) sortRun(terms, out, runStart, i)
+      runStart = i
+      runKey = k
+    }
+  }
+  return out
+}
+
+/** out[lo, hi) (term numbers whose first four characters are equal) by their strings. */
+function sortRun(terms: readonly string[], out: Uint32Array, lo: number, hi: number): void {
+  if (hi - lo > 32) {
+    out.set(Array.from(out.subarray(lo, hi)).sort((x, y) => (terms[x] < terms[y] ? -1 : terms[x] > terms[y] ? 1 : 0)), lo)
+    return
+  }
+  for (let i = lo + 1; i < hi; i++) {
+    const x = out[i]
+    const sx = terms[x]
+    let j = i - 1
+    while (j >= lo && terms[out[j]] > sx) { out[j + 1] = out[j]; j-- }
+    out[j + 1] = x
+  }
+}
+
+/**
+ * The grams' numbers in the order of their strings `first second`, from the order of their tokens:
+ * tokens hold only letters and digits, all above the space, so a gram sorts as the pair (first,
+ * second) of its tokens' ranks. Two stable counting sorts, by the second's rank, then the first's.
+ * `tokenOrder`: sortedOrder of the field's T tokens; `pairs`: per gram, its tokens' numbers.
+ */
+function pairOrder(tokenOrder: Uint32Array, T: number, pairs: U32, G: number): Uint32Array {
+  const rank = take(Math.max(T, 1))
+  for (let i = 0; i < T; i++) rank[tokenOrder[i]] = i
+  const p = pairs.a
+  const count = take(T + 1)
+  const tmp = take(Math.max(G, 1))
+  const out = take(Math.max(G, 1))
+  count.fill(0, 0, T + 1)
+  for (let g = 0; g < G; g++) count[rank[p[2 * g + 1]] + 1]++
+  for (let i = 0; i < T; i++) count[i + 1] += count[i]
+  for (let g = 0; g < G; g++) tmp[count[rank[p[2 * g + 1]]]++] = g
+  count.fill(0, 0, T + 1)
+  for (let g = 0; g < G; g++) count[rank[p[2 * g]] + 1]++
+  for (let i = 0; i < T; i++) count[i + 1] += count[i]
+  for (let i = 0; i < G; i++) { const g = tmp[i]; out[count[rank[p[2 * g]]]++] = g }
+  give(rank)
+  give(count)
+  give(tmp)
+  return out
 }

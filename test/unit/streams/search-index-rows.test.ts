@@ -126,3 +126,21 @@ t.test('index rows of a large batch: every token and common gram once per docume
   check(docs, 'a large batch')
   check(docs.slice(0, 50).reverse(), 'a small batch after it (scratch arrays reused, not cleared)')
 })
+
+t.test('index rows: the postings block comes sorted by (field, term) in byte order, as the table orders it', async (t) => {
+  // words of every length sharing prefixes (the order's numeric key is a term's first four characters),
+  // non-ASCII ones, and grams whose first token is a prefix of another's ("the" / "then")
+  const words = ['the', 'then', 'th', 'thereof', 'therein', 'theres', 'of', 'a', 'ab', 'abc', 'abcd', 'abcde', 'abcdf', 'abcdea', 'é', 'éa', 'z9', '9z', '10', '1', 'ωmega', '日本', 'court', 'courts', 'cour']
+  let seed = 11
+  const rnd = () => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed / 0x80000000 }
+  const pick = (n: number) => Array.from({ length: n }, () => words[Math.floor(rnd() * words.length)]).join(' ')
+  const docs = Array.from({ length: 300 }, (_, i) => analyzeDocument('o', { id: 1 + i, case_name: pick(5), citation: [pick(3), pick(2)], text: pick(1 + Math.floor(rnd() * 200)) }))
+  const rows = toIndexRows('o', docs.map((doc) => ({ doc, version: 1 })))
+  const b = decodeNative(rows.postings)
+  const keys = b.field.map((f, i) => Buffer.concat([Buffer.from(String(f)), Buffer.from([0]), Buffer.from(String(b.term[i]))]))
+  let sorted = 0
+  for (let i = 1; i < keys.length; i++) if (Buffer.compare(keys[i - 1], keys[i]) < 0) sorted++
+  t.equal(sorted, keys.length - 1, 'each row after the one before it')
+  t.ok(b.field.includes('text~2') && b.field.includes('citation~2'), 'grams included')
+  t.equal(postingRows(rows.postings).length, keys.length)
+})
