@@ -16,7 +16,6 @@ import { U32, take, give } from './scratch-pool.js'
  * millions of postings).
  */
 export class FieldPostings {
-  readonly seconds: string[] = []
   private count = new Int32Array(1024)
   /** per posting: term number, document (index into ids), tf, dl */
   readonly pTerm = new U32()
@@ -26,24 +25,28 @@ export class FieldPostings {
   readonly pos = new U32()
   readonly ids: number[] = []
   private readonly touched = new U32()
-  /** for grams, per term number its two tokens' numbers (first, second) side by side */
+  /** for grams, per gram number its two tokens' numbers in `terms` (first, second) side by side */
   readonly pairs: U32 | undefined
   /**
    * The term numbers in the order ClickHouse sorts the terms (byte order of their UTF-8, a gram
    * as `first second`), set by fieldPostings: the Native block then goes out sorted by (field,
    * term), and the server, finding it so, skips sorting and permuting it (a third of its CPU per
    * insert). An order that is not quite the server's (see sortedOrder) costs only that sort.
-   * Its first terms.length values (a scratch array, maybe longer).
+   * Its first `size` values (a scratch array, maybe longer).
    */
   order: Uint32Array | undefined
 
   /**
-   * `terms`: per term number, the term (for grams its first token, the second in `seconds`: the
-   * gram's string is never made); for tokens, the TokenTable's list, which numbers them
+   * `terms`: the field's tokens by number (the TokenTable's list, which numbers them). For tokens
+   * (`grams` false) those are this group's terms; for grams, `pairs` holds each gram's two token
+   * numbers (the gram's string is never made).
    */
   constructor(readonly field: string, readonly version: number, readonly terms: string[] = [], grams = false) {
     this.pairs = grams ? new U32() : undefined
   }
+
+  /** The number of terms (rows): tokens, or grams. */
+  get size(): number { return this.pairs ? this.pairs.n >>> 1 : this.terms.length }
 
   /** Returns the scratch arrays (after encoding). */
   release(): void {
@@ -53,22 +56,20 @@ export class FieldPostings {
     this.order = undefined
   }
 
-  /** A new term number: of `term`, or of the gram "term second" (u and v: the two tokens' numbers). */
-  add(term: string, second?: string, u = 0, v = 0): number {
-    const g = this.terms.length
-    this.terms.push(term)
-    if (second !== undefined) {
-      this.seconds.push(second)
-      this.pairs!.push(u)
-      this.pairs!.push(v)
-    }
+  /** A new gram's number: of the tokens numbered u and v (a group of grams only). */
+  addGram(u: number, v: number): number {
+    const pairs = this.pairs!
+    const g = pairs.n >>> 1
+    pairs.push(u)
+    pairs.push(v)
     return g
   }
 
   /** One document: `at[i]` is the term number at position i (-1: none), for i < n. */
   doc(id: number, dl: number, at: Int32Array, n: number): void {
-    if (this.count.length < this.terms.length) {
-      const c = new Int32Array(Math.max(2 * this.count.length, this.terms.length))
+    const size = this.size
+    if (this.count.length < size) {
+      const c = new Int32Array(Math.max(2 * this.count.length, size))
       c.set(this.count)
       this.count = c
     }
@@ -175,7 +176,7 @@ export function fieldPostings(docs: readonly AnalyzedDoc[], column: string, vers
   const table = tokenTable
   table.clear()
   const tokens = new FieldPostings(column, version, table.terms)
-  const grams = new FieldPostings(gramField(column), version, [], true)
+  const grams = new FieldPostings(gramField(column), version, table.terms, true)
   const common: boolean[] = []
   const gramOf = pairTable
   gramOf.clear()
@@ -202,7 +203,7 @@ export function fieldPostings(docs: readonly AnalyzedDoc[], column: string, vers
       if (u < 0 || v < 0 || !(common[u] || common[v])) continue
       let g = gramOf.get(u, v)
       if (g < 0) {
-        g = grams.add(table.terms[u], table.terms[v], u, v)
+        g = grams.addGram(u, v)
         gramOf.set(u, v, g)
       }
       pair[i] = g
@@ -211,7 +212,7 @@ export function fieldPostings(docs: readonly AnalyzedDoc[], column: string, vers
     if (any) grams.doc(doc.id, dl, pair, n - 1)
   }
   tokens.order = sortedOrder(tokens.terms)
-  grams.order = pairOrder(tokens.order, tokens.terms.length, grams.pairs!, grams.terms.length)
+  grams.order = pairOrder(tokens.order, tokens.terms.length, grams.pairs!, grams.size)
   return { tokens, grams }
 }
 

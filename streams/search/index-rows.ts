@@ -79,7 +79,7 @@ export function toIndexRows(type: SearchType, docs: readonly IndexDoc[]): IndexR
   for (const g of groups) g.release()
   let released = false
   const release = () => { if (!released) { released = true; arrays.forEach(give); bytes.forEach(bytePool.give) } }
-  return { docs: rows, postings: chunks, postingRows: groups.reduce((n, g) => n + g.terms.length, 0), release }
+  return { docs: rows, postings: chunks, postingRows: groups.reduce((n, g) => n + g.size, 0), release }
 }
 
 /** A document row: with `lengths` false, its text fields' lengths are left 0 for the caller to set. */

@@ -26,7 +26,7 @@ export function encodePostings(unsorted: readonly FieldPostings[]): { chunks: Ui
   let R = 0
   let P = 0
   let Q = 0
-  for (const g of groups) { R += g.terms.length; P += g.pTerm.n; Q += g.pos.n }
+  for (const g of groups) { R += g.size; P += g.pTerm.n; Q += g.pos.n }
   // scratch arrays (every element is written below), lent out until the caller's release()
   const arrays: Uint32Array[] = []
   const bytes: Buffer[] = []
@@ -42,7 +42,7 @@ export function encodePostings(unsorted: readonly FieldPostings[]): { chunks: Ui
   let p = 0
   let q = 0
   for (const g of groups) {
-    const T = g.terms.length
+    const T = g.size
     const n = g.pTerm.n
     const { pTerm: { a: pTerm }, pDoc: { a: pDoc }, pTf: { a: pTf }, pDl: { a: pDl }, pos: { a: gPos } } = g
     // a counting sort by term that reads the postings in order and scatters them (stable: document
@@ -121,15 +121,16 @@ function columnHeader(name: string, type: string): Buffer {
  */
 function fieldStrings(groups: readonly FieldPostings[], lent: Buffer[]): Buffer {
   let size = 0
-  for (const g of groups) size += g.terms.length * (6 + 3 * g.field.length)
+  for (const g of groups) size += g.size * (6 + 3 * g.field.length)
   const buf = takeBytes(size, lent)
   let o = 0
   for (const g of groups) {
-    if (g.terms.length === 0) continue
+    const T = g.size
+    if (T === 0) continue
     const start = o
     o = putString(buf, o, g.field)
     const one = o - start
-    for (let t = 1; t < g.terms.length; t++) for (let k = 0; k < one; k++) buf[o++] = buf[start + k]
+    for (let t = 1; t < T; t++) for (let k = 0; k < one; k++) buf[o++] = buf[start + k]
   }
   return buf.subarray(0, o)
 }
@@ -138,15 +139,21 @@ function fieldStrings(groups: readonly FieldPostings[], lent: Buffer[]): Buffer 
 function termStrings(groups: readonly FieldPostings[], lent: Buffer[]): Buffer {
   let size = 0
   for (const g of groups) {
-    for (const x of g.terms) size += 6 + 3 * x.length
-    for (const x of g.seconds) size += 1 + 3 * x.length
+    const { terms, pairs } = g
+    if (pairs) for (let i = 0, p = pairs.a; i < pairs.n; i += 2) size += 7 + 3 * (terms[p[i]].length + terms[p[i + 1]].length)
+    else for (const x of terms) size += 6 + 3 * x.length
   }
   const buf = takeBytes(size, lent)
   let o = 0
   for (const g of groups) {
-    const { terms, seconds, order } = g
-    if (order) for (let j = 0; j < terms.length; j++) { const t = order[j]; o = putString(buf, o, terms[t], seconds[t]) }
-    else for (let t = 0; t < terms.length; t++) o = putString(buf, o, terms[t], seconds[t])
+    const { terms, pairs, order } = g
+    const T = g.size
+    if (pairs) {
+      const p = pairs.a
+      if (order) for (let j = 0; j < T; j++) { const t = 2 * order[j]; o = putString(buf, o, terms[p[t]], terms[p[t + 1]]) }
+      else for (let t = 0; t < T; t++) o = putString(buf, o, terms[p[2 * t]], terms[p[2 * t + 1]])
+    } else if (order) for (let j = 0; j < T; j++) o = putString(buf, o, terms[order[j]])
+    else for (let t = 0; t < T; t++) o = putString(buf, o, terms[t])
   }
   return buf.subarray(0, o)
 }
