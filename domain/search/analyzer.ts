@@ -27,6 +27,9 @@ const ASCII_WORD = new Uint8Array(128)
 for (let c = 0; c < 128; c++) {
   if ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122)) ASCII_WORD[c] = 1
 }
+/** Per ASCII code: its lower case for a token character, 0 for a separator (one load decides both). */
+const ASCII_LOWER = new Uint8Array(128)
+for (let c = 0; c < 128; c++) if (ASCII_WORD[c] === 1) ASCII_LOWER[c] = c >= 65 && c <= 90 ? c + 32 : c
 
 function asciiTokens(text: string, out: string[]): void {
   const n = text.length
@@ -145,19 +148,17 @@ export class TokenTable {
       for (const m of fold(text).matchAll(WORD)) this.push(this.number(m[0]))
       return this.n - before
     }
+    // ASCII only here: every code indexes ASCII_LOWER
     const len = text.length
-    let start = -1
-    let h = 0
-    for (let i = 0; i <= len; i++) {
-      let c = i < len ? text.charCodeAt(i) : 32
-      if (ASCII_WORD[c] === 1) {
-        if (start < 0) { start = i; h = 0x811c9dc5 }
-        if (c <= 90 && c >= 65) c += 32
-        h = Math.imul(h ^ c, 0x01000193)
-      } else if (start >= 0) {
-        this.push(this.numberOfRange(text, start, i, h))
-        start = -1
-      }
+    let i = 0
+    for (;;) {
+      let c = 0
+      while (i < len && (c = ASCII_LOWER[text.charCodeAt(i)]) === 0) i++
+      if (i >= len) break
+      const start = i
+      let h = Math.imul(0x811c9dc5 ^ c, 0x01000193)
+      for (i++; i < len && (c = ASCII_LOWER[text.charCodeAt(i)]) !== 0; i++) h = Math.imul(h ^ c, 0x01000193)
+      this.push(this.numberOfRange(text, start, i, h))
     }
     return this.n - before
   }
@@ -197,11 +198,7 @@ export class TokenTable {
         const t = terms[g]
         if (t.length === len) {
           let k = 0
-          for (; k < len; k++) {
-            let c = text.charCodeAt(start + k)
-            if (c <= 90 && c >= 65) c += 32
-            if (c !== t.charCodeAt(k)) break
-          }
+          for (; k < len; k++) if (ASCII_LOWER[text.charCodeAt(start + k)] !== t.charCodeAt(k)) break
           if (k === len) return g
         }
       }
