@@ -263,7 +263,7 @@ export function openReadStore(folder: string, refColumns: RefColumns, keyKinds: 
     return out
   }
   const sameKey = (a: readonly unknown[], b: readonly unknown[]) => a.length === b.length && a.every((x, i) => x === b[i])
-  /** Adds `by` to the counter of the bucket an index key belongs to (inside the apply transaction). */
+  /** Adds `by` to the counters of the buckets an index key belongs to, one per level (inside the apply transaction). */
   function countIn(k: IndexKey, by: 1 | -1) {
     for (const c of bucketKeys(k)) {
       const n = (listCounts.get(c) ?? 0) + by
