@@ -39,8 +39,9 @@ t.test('rows, deletes and bytes by resource; the texts a store holds', async (t)
   t.ok(of(without, 'opinions').valueBytes < of(withTexts, 'opinions').valueBytes - 1500, 'and the rows are smaller by about them')
   t.equal(of(without, 'dockets').valueBytes, of(withTexts, 'dockets').valueBytes, 'other resources alike')
   t.ok(of(without, 'dockets').listEntries > 0, 'list entries counted')
-  t.equal(withTexts.format, '11', 'the format names how the store keeps large texts')
-  t.equal(without.format, '11-large-out')
+  // The format is the layout's number, and says when large texts are kept out (a new layout bumps the number).
+  t.match(withTexts.format, /^\d+$/, 'the format of a store with its texts is the layout number alone')
+  t.equal(without.format, `${withTexts.format}-large-out`, 'the format names how the store keeps large texts')
   const entities = without.databases.find((d) => d.name === 'entities')!
   t.equal(entities.keyBytes + entities.valueBytes >= without.resources.reduce((n, s) => n + s.keyBytes + s.valueBytes, 0), true, 'the sub-database holds at least the rows')
   t.match(formatStats(without), /\| opinions \| 10 \| 0 \|/)
