@@ -12,7 +12,7 @@ const TWO32 = 4294967296
 /**
  * The postings rows of the groups in ClickHouse's Native format: one row per (field, term,
  * version), sorted by (field, term) as the table is (groups by field, a group's terms in its
- * `order`, batch-postings.ts; a group without one in the order its terms were first seen), its
+ * `order`, which fieldPostings sets; batch-postings.ts), its
  * postings in document order. The server checks whether a block is sorted before it sorts it:
  * a sorted one is written as it is, which spared it about a third of its CPU per insert (the
  * permutation of 350,000 rows by their strings and the copy of every column in that order). The format: number of columns and
@@ -53,9 +53,9 @@ export function encodePostings(unsorted: readonly FieldPostings[]): { chunks: Ui
     for (let k = 0; k < n; k++) { next[pTerm[k]]++; nextPos[pTerm[k]] += pTf[k] }
     const vHi = Math.floor(g.version / TWO32)
     const vLo = g.version - vHi * TWO32
-    const order = g.order
+    const order = orderOf(g)
     for (let j = 0, at = 0, atPos = 0; j < T; j++, r++) {
-      const t = order ? order[j] : j
+      const t = order[j]
       const c = next[t]
       next[t] = at
       at += c
@@ -146,14 +146,13 @@ function termStrings(groups: readonly FieldPostings[], lent: Buffer[]): Buffer {
   const buf = takeBytes(size, lent)
   let o = 0
   for (const g of groups) {
-    const { terms, pairs, order } = g
+    const { terms, pairs } = g
+    const order = orderOf(g)
     const T = g.size
     if (pairs) {
       const p = pairs.a
-      if (order) for (let j = 0; j < T; j++) { const t = 2 * order[j]; o = putString(buf, o, terms[p[t]], terms[p[t + 1]]) }
-      else for (let t = 0; t < T; t++) o = putString(buf, o, terms[p[2 * t]], terms[p[2 * t + 1]])
-    } else if (order) for (let j = 0; j < T; j++) o = putString(buf, o, terms[order[j]])
-    else for (let t = 0; t < T; t++) o = putString(buf, o, terms[t])
+      for (let j = 0; j < T; j++) { const t = 2 * order[j]; o = putString(buf, o, terms[p[t]], terms[p[t + 1]]) }
+    } else for (let j = 0; j < T; j++) o = putString(buf, o, terms[order[j]])
   }
   return buf.subarray(0, o)
 }
@@ -187,4 +186,10 @@ function put(buf: Buffer, s: string, at: number): number {
     buf[at + k] = c
   }
   return n
+}
+
+/** A group's term order, which fieldPostings always sets (release() drops it: a released group is not encoded). */
+function orderOf(g: FieldPostings): Uint32Array {
+  if (!g.order) throw new Error(`search index: the postings of ${g.field} have no term order (encoded after release, or not made by fieldPostings)`)
+  return g.order
 }
