@@ -231,7 +231,7 @@ export function sortedOrder(terms: readonly string[]): Uint32Array {
   const T = terms.length
   const out = take(Math.max(T, 1))
   if (T >= KEY_SHIFT) {
-    const idx = Array.from(terms.keys()).sort((x, y) => (terms[x] < terms[y] ? -1 : terms[x] > terms[y] ? 1 : 0))
+    const idx = Array.from(terms.keys()).sort(byString(terms))
     out.set(idx)
     return out
   }
@@ -261,10 +261,13 @@ export function sortedOrder(terms: readonly string[]): Uint32Array {
   return out
 }
 
+/** Compares term numbers by their strings (JS order). */
+const byString = (terms: readonly string[]) => (x: number, y: number): number => (terms[x] < terms[y] ? -1 : terms[x] > terms[y] ? 1 : 0)
+
 /** out[lo, hi) (term numbers whose first four characters are equal) by their strings. */
 function sortRun(terms: readonly string[], out: Uint32Array, lo: number, hi: number): void {
   if (hi - lo > 32) {
-    out.set(Array.from(out.subarray(lo, hi)).sort((x, y) => (terms[x] < terms[y] ? -1 : terms[x] > terms[y] ? 1 : 0)), lo)
+    out.set(Array.from(out.subarray(lo, hi)).sort(byString(terms)), lo)
     return
   }
   for (let i = lo + 1; i < hi; i++) {
